@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <string.h>
+
+#include "json.h"
+#include "utf8.h"
+
+void json_init(struct json *j, FILE *f, bool pretty)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+	j->pretty = pretty;
+}
+
+static void json_indent(struct json *j)
+{
+	if (!j->pretty)
+		return;
+	fputc('\n', j->f);
+	for (unsigned i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+/* Comma and indentation before a value or key at the current level. */
+static void json_before_item(struct json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (j->depth == 0)
+		return;
+	if (j->need_comma[j->depth])
+		fputc(',', j->f);
+	j->need_comma[j->depth] = true;
+	json_indent(j);
+}
+
+static void json_open(struct json *j, char c)
+{
+	json_before_item(j);
+	fputc(c, j->f);
+	if (j->depth + 1 < JSON_MAX_DEPTH)
+		j->depth++;
+	j->need_comma[j->depth] = false;
+}
+
+static void json_close(struct json *j, char c)
+{
+	bool had_items = j->need_comma[j->depth];
+
+	if (j->depth > 0)
+		j->depth--;
+	if (had_items)
+		json_indent(j);
+	fputc(c, j->f);
+}
+
+void json_object_begin(struct json *j)
+{
+	json_open(j, '{');
+}
+
+void json_object_end(struct json *j)
+{
+	json_close(j, '}');
+}
+
+void json_array_begin(struct json *j)
+{
+	json_open(j, '[');
+}
+
+void json_array_end(struct json *j)
+{
+	json_close(j, ']');
+}
+
+static void json_quoted(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	fputc('"', f);
+	while (n > 0) {
+		size_t len;
+
+		if (*p == '"' || *p == '\\') {
+			fputc('\\', f);
+			fputc(*p, f);
+			len = 1;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+			len = 1;
+		} else {
+			len = utf8_seq_len(p, n);
+			if (len == 0) {
+				fputs("\\ufffd", f);
+				len = 1;
+			} else {
+				fwrite(p, 1, len, f);
+			}
+		}
+		p += len;
+		n -= len;
+	}
+	fputc('"', f);
+}
+
+void json_key(struct json *j, const char *key)
+{
+	json_before_item(j);
+	json_quoted(j->f, key);
+	fputs(j->pretty ? ": " : ":", j->f);
+	j->after_key = true;
+}
+
+void json_string(struct json *j, const char *s)
+{
+	json_before_item(j);
+	if (s)
+		json_quoted(j->f, s);
+	else
+		fputs("null", j->f);
+}
+
+void json_int(struct json *j, long long v)
+{
+	json_before_item(j);
+	fprintf(j->f, "%lld", v);
+}
+
+void json_bool(struct json *j, bool v)
+{
+	json_before_item(j);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void json_finish(struct json *j)
+{
+	fputc('\n', j->f);
+}

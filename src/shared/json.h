@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A streaming JSON writer: enough for the tools' machine-readable output. */
+#ifndef DRVFILTER_JSON_H
+#define DRVFILTER_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 16
+
+struct json {
+	FILE *f;
+	bool pretty;
+	unsigned depth;
+	bool need_comma[JSON_MAX_DEPTH];
+	bool after_key;
+};
+
+void json_init(struct json *j, FILE *f, bool pretty);
+void json_object_begin(struct json *j);
+void json_object_end(struct json *j);
+void json_array_begin(struct json *j);
+void json_array_end(struct json *j);
+void json_key(struct json *j, const char *key);
+/* NULL is written as null. Invalid UTF-8 bytes become U+FFFD so the output stays JSON. */
+void json_string(struct json *j, const char *s);
+void json_int(struct json *j, long long v);
+void json_bool(struct json *j, bool v);
+/* Ends the document with a newline. */
+void json_finish(struct json *j);
+
+#endif
