@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The policy as kernel boot options, in the syntax of the kernel patch:
+ * filter_allow_drivers=bus:drv1,drv2;bus2:ALL filter_deny_drivers=ALL:ALL
+ * The kernel decides as df_policy_decide() does (allow list first, then deny),
+ * so "default = deny" becomes a final ALL:ALL deny group.
+ */
+#include <errno.h>
+
+#include "drvfilter-private.h"
+#include "strbuf.h"
+
+static bool list_has_blank(const struct df_policy *p, enum df_section section)
+{
+	for (size_t i = 0; i < p->nentries; i++) {
+		const struct df_entry *e = &p->entries[i];
+
+		for (size_t j = 0; e->section == section && j < e->nrules; j++)
+			if (strchr(e->rules[j].name, ' '))
+				return true;
+	}
+	return false;
+}
+
+static int append_option(struct strbuf *sb, const struct df_policy *p, enum df_section section)
+{
+	bool deny_all = section == DF_SECTION_DENY && !p->default_allows;
+	bool quote = !deny_all && list_has_blank(p, section);
+	size_t start = sb->len;
+	bool first = true;
+	int r = 0;
+
+	/* Everything is denied anyway: one group says it, and stays short. */
+	if (deny_all)
+		return strbuf_appendf(sb, "%sfilter_deny_drivers=ALL:ALL", sb->len ? " " : "");
+
+	for (size_t i = 0; i < p->nentries && r >= 0; i++) {
+		const struct df_entry *e = &p->entries[i];
+
+		if (e->section != section)
+			continue;
+		if (first)
+			r = strbuf_appendf(sb, "%sfilter_%s_drivers=%s", start ? " " : "",
+					   section == DF_SECTION_ALLOW ? "allow" : "deny",
+					   quote ? "\"" : "");
+		else
+			r = strbuf_appendc(sb, ';');
+		first = false;
+		if (r >= 0)
+			r = strbuf_appendf(sb, "%s:", e->key);
+		for (size_t j = 0; j < e->nrules && r >= 0; j++)
+			r = strbuf_appendf(sb, "%s%s", j ? "," : "", e->rules[j].name);
+	}
+	if (r >= 0 && !first && quote)
+		r = strbuf_appendc(sb, '"');
+	return r;
+}
+
+int df_policy_kernel_options(const struct df_policy *p, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	r = append_option(&sb, p, DF_SECTION_ALLOW);
+	if (r >= 0)
+		r = append_option(&sb, p, DF_SECTION_DENY);
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*ret = strbuf_steal(&sb);
+	if (!*ret)
+		return -ENOMEM;
+	return strlen(*ret) + 1 > DF_KERNEL_CMDLINE_MAX ? -E2BIG : 0;
+}

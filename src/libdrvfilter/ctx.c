@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drvfilter-private.h"
+#include "strbuf.h"
+
+struct df_ctx {
+	int refcount;
+	char *sysroot; /* NULL: the running system */
+	df_log_fn log_fn;
+	void *log_data;
+	int log_priority;
+};
+
+int df_ctx_new(const char *sysroot, struct df_ctx **ret)
+{
+	struct df_ctx *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->refcount = 1;
+	ctx->log_priority = LOG_INFO;
+	if (sysroot && !streq(sysroot, "/")) {
+		size_t n = strlen(sysroot);
+
+		/* Trailing slashes would double up when paths are joined. */
+		while (n > 1 && sysroot[n - 1] == '/')
+			n--;
+		ctx->sysroot = strndup(sysroot, n);
+		if (!ctx->sysroot) {
+			free(ctx);
+			return -ENOMEM;
+		}
+	}
+	*ret = ctx;
+	return 0;
+}
+
+struct df_ctx *df_ctx_ref(struct df_ctx *ctx)
+{
+	if (ctx)
+		ctx->refcount++;
+	return ctx;
+}
+
+struct df_ctx *df_ctx_unref(struct df_ctx *ctx)
+{
+	if (!ctx || --ctx->refcount > 0)
+		return NULL;
+	free(ctx->sysroot);
+	free(ctx);
+	return NULL;
+}
+
+void df_ctx_set_log_fn(struct df_ctx *ctx, df_log_fn fn, void *data)
+{
+	ctx->log_fn = fn;
+	ctx->log_data = data;
+}
+
+void df_ctx_set_log_priority(struct df_ctx *ctx, int priority)
+{
+	ctx->log_priority = priority;
+}
+
+const char *df_ctx_get_sysroot(const struct df_ctx *ctx)
+{
+	return ctx->sysroot;
+}
+
+char *df_ctx_path(const struct df_ctx *ctx, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (ctx->sysroot && strbuf_append(&sb, ctx->sysroot) < 0)
+		return NULL;
+	if (strbuf_append(&sb, path) < 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_steal(&sb);
+}
+
+void df_log(const struct df_ctx *ctx, int priority, const char *file, int line, const char *fn,
+	    const char *format, ...)
+{
+	va_list ap;
+
+	if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
+		return;
+	va_start(ap, format);
+	ctx->log_fn(ctx->log_data, priority, file, line, fn, format, ap);
+	va_end(ap);
+}

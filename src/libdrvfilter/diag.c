@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "drvfilter-private.h"
+
+void df_diags_init(struct df_diags *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void df_diags_release(struct df_diags *d)
+{
+	for (size_t i = 0; i < d->count; i++)
+		free(d->items[i].message);
+	free(d->items);
+	free(d->file);
+	df_diags_init(d);
+}
+
+const char *df_severity_name(enum df_severity s)
+{
+	return s == DF_ERROR ? "error" : "warning";
+}
+
+int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line, const char *fmt,
+		 ...)
+{
+	char *msg;
+	va_list ap;
+	int r;
+
+	if (severity == DF_ERROR)
+		d->errors++;
+	else
+		d->warnings++;
+	/* Like a compiler, keep the first ones: a binary file would make thousands. */
+	if (d->count >= DF_DIAGS_KEPT)
+		return 0;
+	if (d->count == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 8;
+		struct df_diag *items = realloc(d->items, cap * sizeof(*items));
+
+		if (!items)
+			return -ENOMEM;
+		d->items = items;
+		d->cap = cap;
+	}
+	va_start(ap, fmt);
+	r = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	d->items[d->count++] = (struct df_diag){ severity, line, msg };
+	return 0;
+}
+
+void df_diags_sort(struct df_diags *d)
+{
+	/* Insertion sort: stable, and the lists are short. */
+	for (size_t i = 1; i < d->count; i++) {
+		struct df_diag cur = d->items[i];
+		size_t j = i;
+
+		while (j > 0 && d->items[j - 1].line > cur.line) {
+			d->items[j] = d->items[j - 1];
+			j--;
+		}
+		d->items[j] = cur;
+	}
+}

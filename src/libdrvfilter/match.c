@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Compiled rule sets and the decision. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "drvfilter-private.h"
+
+static int busrules_add(struct df_busrules *br, const struct df_rule *r)
+{
+	if (streq(r->name, "ALL")) {
+		if (br->all)
+			return -EEXIST;
+		br->all = r;
+		return 0;
+	}
+	if (!df_name_is_glob(r->name))
+		return strmap_put(&br->exact, r->name, (void *)r, NULL);
+	for (size_t i = 0; i < br->nglobs; i++)
+		if (streq(br->globs[i]->name, r->name))
+			return -EEXIST;
+	if (br->nglobs == br->capglobs) {
+		size_t cap = br->capglobs ? br->capglobs * 2 : 4;
+		const struct df_rule **g = realloc(br->globs, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		br->globs = g;
+		br->capglobs = cap;
+	}
+	br->globs[br->nglobs++] = r;
+	return 0;
+}
+
+static void busrules_release(struct df_busrules *br)
+{
+	strmap_release(&br->exact);
+	free(br->globs);
+}
+
+int df_ruleset_add(struct df_ruleset *set, const struct df_rule *r, bool any_bus)
+{
+	struct df_busrules *br;
+
+	if (any_bus)
+		return busrules_add(&set->any, r);
+	br = strmap_get(&set->buses, r->key);
+	if (!br) {
+		int ret;
+
+		br = calloc(1, sizeof(*br));
+		if (!br)
+			return -ENOMEM;
+		ret = strmap_put(&set->buses, r->key, br, NULL);
+		if (ret < 0) {
+			free(br);
+			return ret;
+		}
+	}
+	return busrules_add(br, r);
+}
+
+void df_ruleset_release(struct df_ruleset *set)
+{
+	for (size_t i = 0; i < set->buses.cap; i++) {
+		struct df_busrules *br = set->buses.slots[i].value;
+
+		if (br) {
+			busrules_release(br);
+			free(br);
+		}
+	}
+	strmap_release(&set->buses);
+	busrules_release(&set->any);
+}
+
+const struct df_rule *df_busrules_match(const struct df_busrules *br, const char *driver)
+{
+	const struct df_rule *r = strmap_get(&br->exact, driver);
+
+	if (r)
+		return r;
+	for (size_t i = 0; i < br->nglobs; i++)
+		if (df_glob_match(br->globs[i]->name, driver))
+			return br->globs[i];
+	return br->all;
+}
+
+const struct df_rule *df_ruleset_match(const struct df_ruleset *set, const char *bus,
+				       const char *driver)
+{
+	const struct df_busrules *br = bus ? strmap_get(&set->buses, bus) : NULL;
+	const struct df_rule *r = br ? df_busrules_match(br, driver) : NULL;
+
+	return r ? r : df_busrules_match(&set->any, driver);
+}
+
+void df_policy_decide(const struct df_policy *p, const char *bus, const char *driver,
+		      struct df_verdict *v)
+{
+	char lower[DF_NAME_MAX + 1];
+	const char *key = NULL;
+	const struct df_rule *r;
+	size_t n = strlen(bus);
+
+	/* Policy keys are lower case (iniparser folds them); a longer name matches no key. */
+	if (n <= DF_NAME_MAX) {
+		for (size_t i = 0; i <= n; i++)
+			lower[i] = (char)tolower((unsigned char)bus[i]);
+		key = lower;
+	}
+	r = df_ruleset_match(&p->allow, key, driver);
+	if (r) {
+		*v = (struct df_verdict){ true, r };
+		return;
+	}
+	r = df_ruleset_match(&p->deny, key, driver);
+	if (r) {
+		*v = (struct df_verdict){ false, r };
+		return;
+	}
+	*v = (struct df_verdict){ p->default_allows, &p->default_rule };
+}
+
+char *df_rule_describe(const struct df_rule *r)
+{
+	static const char *const sections[] = {
+		[DF_SECTION_ALLOW] = "allow",
+		[DF_SECTION_DENY] = "deny",
+		[DF_SECTION_FILTER] = "filter",
+	};
+	char *s;
+
+	if (asprintf(&s, "[%s] %s = %s%s", sections[r->section], r->key, r->name,
+		     r->line == 0 ? " (implicit)" : "") < 0)
+		return NULL;
+	return s;
+}

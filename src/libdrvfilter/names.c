@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What a bus or driver name may be, and glob matching. */
+#include <errno.h>
+#include <string.h>
+
+#include "drvfilter-private.h"
+
+int df_bus_name_check(const char *name, const char **why)
+{
+	size_t n = strlen(name);
+
+	if (n == 0) {
+		*why = "is empty";
+		return -EINVAL;
+	}
+	if (n > DF_NAME_MAX) {
+		*why = "is longer than 255 bytes";
+		return -EINVAL;
+	}
+	if (streq(name, ".") || streq(name, "..")) {
+		*why = "is a path component";
+		return -EINVAL;
+	}
+	for (const char *s = name; *s; s++) {
+		char c = *s;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-' || c == '.' || c == '+')) {
+			*why = "may hold only letters, digits, '_', '-', '.' and '+'";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Why a byte cannot stand in a driver name, or NULL when it can. */
+static const char *driver_byte_why(unsigned char c)
+{
+	if (c < 0x20 || c == 0x7f)
+		return "contains a control character";
+	if (c >= 0x80)
+		return "contains a byte that is not ASCII";
+	switch (c) {
+	case '/':
+		return "contains '/', which no sysfs name can hold";
+	case ':':
+	case ';':
+	case ',':
+		return "contains ':', ';' or ',', which separate names in the kernel's syntax";
+	case '"':
+	case '\'':
+		return "contains a quote";
+	case '=':
+	case '#':
+		return "contains '=' or '#', which the policy file's syntax reserves";
+	case '\\':
+	case '[':
+	case ']':
+		return "contains '\\', '[' or ']', which the kernel's glob_match() would read as "
+		       "pattern syntax";
+	default:
+		return NULL;
+	}
+}
+
+int df_driver_name_check(const char *name, const char **why)
+{
+	size_t n = strlen(name);
+
+	if (n == 0) {
+		*why = "is empty";
+		return -EINVAL;
+	}
+	if (n > DF_NAME_MAX) {
+		*why = "is longer than 255 bytes";
+		return -EINVAL;
+	}
+	if (name[0] == ' ' || name[n - 1] == ' ') {
+		*why = "begins or ends with a blank";
+		return -EINVAL;
+	}
+	if (streq(name, ".") || streq(name, "..")) {
+		*why = "is a path component";
+		return -EINVAL;
+	}
+	for (const char *s = name; *s; s++) {
+		const char *w = driver_byte_why((unsigned char)*s);
+
+		if (w) {
+			*why = w;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+bool df_name_is_glob(const char *name)
+{
+	return strpbrk(name, "*?") != NULL;
+}
+
+bool df_glob_match(const char *pattern, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	/*
+	 * Greedy with one backtrack point: on a mismatch, let the last '*' eat one
+	 * more byte. Linear in practice, O(len(p) * len(s)) at worst; never recursive.
+	 */
+	while (*s) {
+		if (*pattern == '*') {
+			star = ++pattern;
+			resume = s;
+		} else if (*pattern == '?' || *pattern == *s) {
+			pattern++;
+			s++;
+		} else if (star) {
+			pattern = star;
+			s = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pattern == '*')
+		pattern++;
+	return *pattern == '\0';
+}

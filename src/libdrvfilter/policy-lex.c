@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The policy file, line by line, as iniparser 4.1 will read it.
+ *
+ * iniparser gives values but no line numbers, and it hides several traps: a
+ * key or section given twice (the last wins), an over-long line, a comment
+ * that swallows the next line through a trailing backslash, text after a
+ * closing quote. This scanner mirrors its line rules (strip, '#'/';' comments,
+ * "[section]", "key = value", backslash continuation) to index every section
+ * and key by line and to report those traps; the values still come from
+ * iniparser (policy.c), and the two are cross-checked there.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "drvfilter-private.h"
+#include "strbuf.h"
+#include "utf8.h"
+
+/* iniparser strips with isspace() in the C locale. */
+static bool ini_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static void strip(const char **s, size_t *n)
+{
+	while (*n > 0 && ini_space(**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n > 0 && ini_space((*s)[*n - 1]))
+		(*n)--;
+}
+
+/* Index @id (taken over) at @line; @what names it in the error when it is there already. */
+static int lex_add(struct df_lex *lex, char *id, unsigned line, struct df_diags *diags,
+		   const char *what)
+{
+	void *old;
+	int r;
+
+	if (lex->count == lex->cap) {
+		size_t cap = lex->cap ? lex->cap * 2 : 16;
+		char **ids = realloc(lex->ids, cap * sizeof(*ids));
+
+		if (!ids) {
+			free(id);
+			return -ENOMEM;
+		}
+		lex->ids = ids;
+		lex->cap = cap;
+	}
+	r = strmap_put(&lex->index, id, (void *)(uintptr_t)line, &old);
+	if (r == -EEXIST) {
+		r = df_diags_add(diags, DF_ERROR, line,
+				 "%s given twice (first at line %u); the parser would keep only "
+				 "the last",
+				 what, (unsigned)(uintptr_t)old);
+		free(id);
+		return r;
+	}
+	if (r < 0) {
+		free(id);
+		return r;
+	}
+	lex->ids[lex->count++] = id;
+	return 0;
+}
+
+static char *lowercase_dup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
+
+	if (d)
+		for (char *p = d; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+	return d;
+}
+
+/* Check a key line's value for what iniparser would silently drop. */
+static int lex_value(const char *v, size_t n, unsigned line, struct df_diags *diags)
+{
+	const char *close;
+	size_t rest;
+
+	strip(&v, &n);
+	if (n < 2 || (v[0] != '"' && v[0] != '\''))
+		return 0;
+	close = memchr(v + 1, v[0], n - 1);
+	if (!close)
+		return df_diags_add(diags, DF_ERROR, line, "unterminated quote");
+	rest = n - (size_t)(close + 1 - v);
+	v = close + 1;
+	strip(&v, &rest);
+	if (rest > 0 && v[0] != ';' && v[0] != '#')
+		return df_diags_add(diags, DF_ERROR, line,
+				    "text after the closing quote would be ignored");
+	return 0;
+}
+
+static int lex_logical_line(struct df_lex *lex, const char *s, size_t n, unsigned line,
+			    char **section, struct df_diags *diags)
+{
+	struct strbuf what = STRBUF_INIT;
+	const char *eq;
+	char *id;
+	int r;
+
+	strip(&s, &n);
+	if (n == 0 || s[0] == '#' || s[0] == ';')
+		return 0;
+
+	if (s[0] == '[' && s[n - 1] == ']') {
+		const char *name = s + 1;
+		size_t len = n - 2;
+
+		strip(&name, &len);
+		if (len == 0)
+			return df_diags_add(diags, DF_ERROR, line, "empty section name");
+		if (memchr(name, ']', len) || memchr(name, ':', len) || memchr(name, '[', len))
+			return df_diags_add(diags, DF_ERROR, line, "malformed section header");
+		free(*section);
+		*section = lowercase_dup(name, len);
+		(void)strbuf_append(&what, "section [");
+		if (!*section)
+			return -ENOMEM;
+		id = strdup(*section);
+		if (!id)
+			return -ENOMEM;
+		r = strbuf_append_escaped_max(&what, *section, DF_QUOTE_MAX);
+		if (r >= 0)
+			r = strbuf_appendf(&what, "]");
+		if (r >= 0)
+			r = lex_add(lex, id, line, diags, what.s);
+		else
+			free(id);
+		strbuf_release(&what);
+		return r;
+	}
+
+	eq = memchr(s, '=', n);
+	if (!eq)
+		return df_diags_add(diags, DF_ERROR, line,
+				    "syntax error: expected [section], KEY = LIST or a comment");
+	{
+		const char *key = s;
+		size_t klen = (size_t)(eq - s);
+
+		strip(&key, &klen);
+		if (klen == 0)
+			return df_diags_add(diags, DF_ERROR, line, "no key before '='");
+		if (!*section)
+			return df_diags_add(diags, DF_ERROR, line,
+					    "key outside of any section (start with [allow], "
+					    "[deny] or [filter])");
+		r = lex_value(eq + 1, n - (size_t)(eq + 1 - s), line, diags);
+		if (r < 0)
+			return r;
+		if (asprintf(&id, "%s:%.*s", *section, (int)klen, key) < 0)
+			return -ENOMEM;
+		for (char *p = id + strlen(*section); *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		r = strbuf_append(&what, "key '");
+		if (r >= 0)
+			r = strbuf_append_escaped_max(&what, id + strlen(*section) + 1,
+						      DF_QUOTE_MAX);
+		if (r >= 0)
+			r = strbuf_appendf(&what, "' in [%s]", *section);
+		if (r >= 0)
+			r = lex_add(lex, id, line, diags, what.s);
+		else
+			free(id);
+		strbuf_release(&what);
+		return r;
+	}
+}
+
+/* Bytes iniparser would misread, and bytes no policy has a use for. */
+static int lex_check_bytes(const char *s, size_t n, unsigned line, struct df_diags *diags)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len;
+
+		if (c == '\0')
+			return df_diags_add(diags, DF_ERROR, line, "NUL byte in the file");
+		if (c == '\r' && i == n - 1)
+			break; /* CRLF line ends are fine */
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return df_diags_add(diags, DF_ERROR, line, "control character \\x%02x", c);
+		len = utf8_seq_len((const unsigned char *)s + i, n - i);
+		if (len == 0)
+			return df_diags_add(diags, DF_ERROR, line,
+					    "invalid UTF-8 (byte \\x%02x)", c);
+		i += len;
+	}
+	return 0;
+}
+
+int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags *diags)
+{
+	struct strbuf logical = STRBUF_INIT;
+	_cleanup_free_ char *section = NULL;
+	unsigned line = 0, start = 0;
+	bool joining = false;
+	size_t pos = 0;
+	int r = 0;
+
+	while (pos < len && r >= 0) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos, t;
+		size_t before = diags->errors;
+
+		pos += n + (nl ? 1 : 0);
+		line++;
+		r = lex_check_bytes(s, n, line, diags);
+		if (r < 0)
+			break;
+		if (n > DF_INI_LINE_MAX) {
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "line too long: %zu bytes, the parser reads at most %d",
+					 n, DF_INI_LINE_MAX);
+		}
+		if (diags->errors > before) {
+			/* A broken line ends any continuation: report the rest on their own. */
+			strbuf_release(&logical);
+			joining = false;
+			continue;
+		}
+		if (!joining)
+			start = line;
+		r = strbuf_appendn(&logical, s, n);
+		if (r < 0)
+			break;
+		/* iniparser drops trailing blanks, then a final backslash joins the next line. */
+		t = logical.len;
+		while (t > 0 && ini_space(logical.s[t - 1]))
+			t--;
+		if (t > 0 && logical.s[t - 1] == '\\') {
+			const char *first = logical.s;
+			size_t fl = t;
+
+			strip(&first, &fl);
+			if (first[0] == '#' || first[0] == ';') {
+				r = df_diags_add(diags, DF_ERROR, start,
+						 "comment ends with a backslash: the parser would "
+						 "join the next line into the comment");
+				strbuf_release(&logical);
+				joining = false;
+				continue;
+			}
+			logical.len = t - 1;
+			logical.s[logical.len] = '\0';
+			joining = true;
+			continue;
+		}
+		joining = false;
+		if (logical.len > DF_INI_LINE_MAX) {
+			r = df_diags_add(diags, DF_ERROR, start,
+					 "continued line too long: %zu bytes, the parser reads at "
+					 "most %d",
+					 logical.len, DF_INI_LINE_MAX);
+		} else {
+			r = lex_logical_line(lex, logical.s, logical.len, start, &section, diags);
+		}
+		strbuf_release(&logical);
+	}
+	if (r >= 0 && joining)
+		r = df_diags_add(diags, DF_ERROR, start,
+				 "the last line ends with a backslash: the parser would drop it");
+	strbuf_release(&logical);
+	return r < 0 ? r : 0;
+}
+
+unsigned df_lex_line(const struct df_lex *lex, const char *id)
+{
+	return (unsigned)(uintptr_t)strmap_get(&lex->index, id);
+}
+
+void df_lex_release(struct df_lex *lex)
+{
+	for (size_t i = 0; i < lex->count; i++)
+		free(lex->ids[i]);
+	free(lex->ids);
+	strmap_release(&lex->index);
+	memset(lex, 0, sizeof(*lex));
+}

@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Loading a policy: read the file once, scan it for line numbers and traps
+ * (policy-lex.c), hand the very same bytes to iniparser, check that both saw
+ * the same sections and keys, then validate and compile what iniparser read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <iniparser.h>
+
+#include "drvfilter-private.h"
+#include "strbuf.h"
+#include "suggest.h"
+
+static const char *const sections[] = { "allow", "deny", "filter" };
+static const char *const filter_keys[] = { "default", "bound", "mode", "lock" };
+
+static int read_file(const char *path, unsigned flags, struct df_diags *diags, char **ret,
+		     size_t *retlen)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	struct stat st;
+	int r;
+
+	/* O_NONBLOCK: a FIFO in its place must not hang the boot. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		r = -errno;
+		df_diags_add(diags, DF_ERROR, 0, "cannot open: %s", strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		df_diags_add(diags, DF_ERROR, 0, "cannot stat: %s", strerror(-r));
+		return r;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		df_diags_add(diags, DF_ERROR, 0, "is a directory, not a policy file");
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		df_diags_add(diags, DF_ERROR, 0, "is not a regular file");
+		return -EINVAL;
+	}
+	if (!(flags & DF_LOAD_ANY_OWNER)) {
+		if (st.st_uid != 0) {
+			df_diags_add(diags, DF_ERROR, 0,
+				     "is owned by uid %u, not root: anyone who can write it "
+				     "controls which drivers run",
+				     (unsigned)st.st_uid);
+			return -EPERM;
+		}
+		if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+			df_diags_add(diags, DF_ERROR, 0,
+				     "is writable by group or others (mode %04o); make it 0644 "
+				     "or stricter",
+				     (unsigned)(st.st_mode & 07777));
+			return -EPERM;
+		}
+	}
+	/* Read to EOF rather than trusting st_size: the file may change under us. */
+	buf = malloc(DF_POLICY_SIZE_MAX + 1);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = read(fd, buf + len, DF_POLICY_SIZE_MAX + 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			df_diags_add(diags, DF_ERROR, 0, "cannot read: %s", strerror(-r));
+			return r;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > DF_POLICY_SIZE_MAX) {
+			df_diags_add(diags, DF_ERROR, 0, "is larger than %d bytes",
+				     DF_POLICY_SIZE_MAX);
+			return -EFBIG;
+		}
+	}
+	buf[len] = '\0';
+	*ret = TAKE_PTR(buf);
+	*retlen = len;
+	return 0;
+}
+
+/* iniparser reports through a global callback without user data. */
+static struct strbuf ini_errors;
+
+static int ini_error(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	if (ini_errors.len == 0)
+		(void)strbuf_append_escaped(&ini_errors, msg);
+	return 0;
+}
+
+/*
+ * Give iniparser exactly the bytes that were scanned, through a memfd, so a
+ * file replaced between the two reads cannot slip past the scan. Without
+ * memfd or /proc, read the path again: the cross-check still catches a change
+ * in sections and keys.
+ */
+static dictionary *ini_load_bytes(struct df_ctx *ctx, const char *buf, size_t len,
+				  const char *path)
+{
+	_cleanup_close_ int fd = memfd_create("drvfilter-policy", MFD_CLOEXEC);
+	char proc[64];
+	size_t done = 0;
+
+	while (fd >= 0 && done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (fd < 0 || done < len || access(proc, R_OK) < 0) {
+		df_dbg(ctx, "memfd unusable (%s), iniparser reads '%s' again", strerror(errno),
+		       path);
+		return iniparser_load(path);
+	}
+	return iniparser_load(proc);
+}
+
+static int index_of(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(s, list[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* " (did you mean 'x'?)" or "" */
+static const char *hint(char *buf, size_t size, const char *word, const char *const *list,
+			size_t n, const char *open, const char *close)
+{
+	const char *c = suggest(word, list, n);
+
+	if (!c)
+		return "";
+	snprintf(buf, size, "; did you mean %s%s%s?", open, c, close);
+	return buf;
+}
+
+/* @s, escaped and cut short, as the only content of @sb: for quoting in messages. */
+static int escaped(struct strbuf *sb, const char *s)
+{
+	strbuf_release(sb);
+	return strbuf_append_escaped_max(sb, s, DF_QUOTE_MAX);
+}
+
+static int load_filter_key(struct df_policy *p, const char *key, const char *val, unsigned line,
+			   struct df_diags *diags)
+{
+	static const char *const defaults[] = { "allow", "deny" };
+	static const char *const bounds[] = { "unbind", "keep" };
+	static const char *const modes[] = { "auto", "kernel", "fallback" };
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	struct strbuf sb = STRBUF_INIT;
+	char h[128];
+	int i, r;
+
+	switch (index_of(key, filter_keys, ARRAY_SIZE(filter_keys))) {
+	case 0:
+		i = index_of(val, defaults, ARRAY_SIZE(defaults));
+		if (i >= 0) {
+			p->default_allows = i == 0;
+			p->default_rule.name = defaults[i];
+			p->default_rule.line = line;
+			return 0;
+		}
+		r = escaped(&sb, val);
+		if (r >= 0)
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "invalid default '%s': expected allow or deny",
+					 strbuf_str(&sb));
+		break;
+	case 1:
+		i = index_of(val, bounds, ARRAY_SIZE(bounds));
+		if (i >= 0) {
+			p->bound = i == 0 ? DF_BOUND_UNBIND : DF_BOUND_KEEP;
+			return 0;
+		}
+		r = escaped(&sb, val);
+		if (r >= 0)
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "invalid bound '%s': expected unbind or keep",
+					 strbuf_str(&sb));
+		break;
+	case 2:
+		i = index_of(val, modes, ARRAY_SIZE(modes));
+		if (i >= 0) {
+			p->mode = (enum df_mode)i;
+			return 0;
+		}
+		r = escaped(&sb, val);
+		if (r >= 0)
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "invalid mode '%s': expected auto, kernel or fallback",
+					 strbuf_str(&sb));
+		break;
+	case 3:
+		if (index_of(val, yes, ARRAY_SIZE(yes)) >= 0 ||
+		    index_of(val, no, ARRAY_SIZE(no)) >= 0) {
+			p->lock = index_of(val, yes, ARRAY_SIZE(yes)) >= 0;
+			return 0;
+		}
+		r = escaped(&sb, val);
+		if (r >= 0)
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "invalid lock '%s': expected yes or no", strbuf_str(&sb));
+		break;
+	default:
+		r = escaped(&sb, key);
+		if (r >= 0)
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "unknown key '%s' in [filter]%s", strbuf_str(&sb),
+					 hint(h, sizeof(h), key, filter_keys,
+					      ARRAY_SIZE(filter_keys), "'", "'"));
+		break;
+	}
+	strbuf_release(&sb);
+	return r;
+}
+
+static void trim_blanks(char **s)
+{
+	char *e;
+
+	while (**s == ' ' || **s == '\t')
+		(*s)++;
+	e = *s + strlen(*s);
+	while (e > *s && (e[-1] == ' ' || e[-1] == '\t'))
+		*--e = '\0';
+}
+
+/* Split @e->names at commas into rules; every problem is an error on @line. */
+static int parse_list(struct df_entry *e, struct df_diags *diags)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 1;
+	char *s, *next;
+	int r = 0;
+
+	for (s = e->names; *s; s++)
+		n += *s == ',';
+	e->rules = calloc(n, sizeof(*e->rules));
+	if (!e->rules)
+		return -ENOMEM;
+	for (s = e->names; s && r >= 0; s = next) {
+		const char *why;
+		char *name;
+
+		next = strchr(s, ',');
+		if (next)
+			*next++ = '\0';
+		name = s;
+		trim_blanks(&name);
+		if (*name == '\0') {
+			r = df_diags_add(diags, DF_ERROR, e->line,
+					 n == 1 ? "empty list for %s (write ALL, or remove the line)"
+						: "empty name in the list for %s (two commas, or a "
+						  "comma at an end)",
+					 e->key);
+			break;
+		}
+		if (streq(name, "ALL")) {
+			if (n > 1)
+				r = df_diags_add(diags, DF_ERROR, e->line,
+						 "ALL mixed with other names for %s: ALL alone "
+						 "already means every driver",
+						 e->key);
+		} else if (strcasecmp(name, "all") == 0) {
+			r = escaped(&sb, name);
+			if (r >= 0)
+				r = df_diags_add(diags, DF_ERROR, e->line,
+						 "'%s' is not the wildcard: write ALL in capitals "
+						 "(driver names are case-sensitive)",
+						 strbuf_str(&sb));
+		} else if (df_driver_name_check(name, &why) < 0) {
+			r = escaped(&sb, name);
+			if (r >= 0)
+				r = df_diags_add(diags, DF_ERROR, e->line,
+						 "invalid driver name '%s': it %s",
+						 strbuf_str(&sb), why);
+		}
+		e->rules[e->nrules++] = (struct df_rule){ e->section, e->key, name, e->line };
+	}
+	strbuf_release(&sb);
+	return r;
+}
+
+static int load_list_key(struct df_policy *p, enum df_section section, const char *key,
+			 const char *val, unsigned line, struct df_diags *diags)
+{
+	struct df_entry *e, *entries;
+	const char *why;
+	int r;
+
+	entries = realloc(p->entries, (p->nentries + 1) * sizeof(*entries));
+	if (!entries)
+		return -ENOMEM;
+	p->entries = entries;
+	e = &p->entries[p->nentries++];
+	*e = (struct df_entry){ .section = section, .line = line };
+	e->any_bus = strcasecmp(key, "all") == 0;
+	if (!e->any_bus && df_bus_name_check(key, &why) < 0) {
+		struct strbuf sb = STRBUF_INIT;
+
+		r = escaped(&sb, key);
+		if (r >= 0)
+			r = df_diags_add(diags, DF_ERROR, line, "invalid bus name '%s': it %s",
+					 strbuf_str(&sb), why);
+		strbuf_release(&sb);
+		return r;
+	}
+	e->key = strdup(e->any_bus ? "ALL" : key);
+	e->names = strdup(val);
+	if (!e->key || !e->names)
+		return -ENOMEM;
+	return parse_list(e, diags);
+}
+
+static int load_dictionary(struct df_policy *p, const dictionary *d, const struct df_lex *lex,
+			   struct df_diags *diags)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t seen = 0;
+	int r = 0;
+
+	for (int i = 0; i < d->n && r >= 0; i++) {
+		const char *id = d->key[i], *colon, *val = d->val[i] ? d->val[i] : "";
+		unsigned line;
+		char h[128];
+		int sec;
+
+		if (!id)
+			continue;
+		line = df_lex_line(lex, id);
+		if (line == 0) {
+			r = escaped(&sb, id);
+			if (r >= 0)
+				r = df_diags_add(diags, DF_ERROR, 0,
+						 "iniparser read '%s', which the line scan did "
+						 "not see: the file changed, or the parsers disagree",
+						 strbuf_str(&sb));
+			break;
+		}
+		seen++;
+		colon = strchr(id, ':');
+		if (!colon) {
+			if (index_of(id, sections, ARRAY_SIZE(sections)) >= 0)
+				continue;
+			r = escaped(&sb, id);
+			if (r >= 0)
+				r = df_diags_add(diags, DF_ERROR, line, "unknown section [%s]%s",
+						 strbuf_str(&sb),
+						 hint(h, sizeof(h), id, sections,
+						      ARRAY_SIZE(sections), "[", "]"));
+			continue;
+		}
+		{
+			_cleanup_free_ char *secname = strndup(id, (size_t)(colon - id));
+
+			if (!secname) {
+				r = -ENOMEM;
+				break;
+			}
+			sec = index_of(secname, sections, ARRAY_SIZE(sections));
+		}
+		if (sec < 0)
+			continue; /* reported with its section */
+		if (sec == DF_SECTION_FILTER)
+			r = load_filter_key(p, colon + 1, val, line, diags);
+		else
+			r = load_list_key(p, (enum df_section)sec, colon + 1, val, line, diags);
+	}
+	if (r >= 0 && seen != lex->count && diags->errors == 0)
+		r = df_diags_add(diags, DF_ERROR, 0,
+				 "iniparser read %zu sections and keys where the line scan saw %zu",
+				 seen, lex->count);
+	strbuf_release(&sb);
+	return r;
+}
+
+static int compile(struct df_policy *p, struct df_diags *diags)
+{
+	for (size_t i = 0; i < p->nentries; i++) {
+		struct df_entry *e = &p->entries[i];
+		struct df_ruleset *set = e->section == DF_SECTION_ALLOW ? &p->allow : &p->deny;
+
+		for (size_t j = 0; j < e->nrules; j++) {
+			int r = df_ruleset_add(set, &e->rules[j], e->any_bus);
+
+			if (r == -EEXIST)
+				r = df_diags_add(diags, DF_WARNING, e->line,
+						 "'%s' is listed twice for %s", e->rules[j].name,
+						 e->key);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+static struct df_policy *policy_new(const char *path)
+{
+	struct df_policy *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->path = strdup(path);
+	if (!p->path)
+		return df_policy_free(p);
+	p->default_allows = true;
+	p->default_rule = (struct df_rule){ DF_SECTION_FILTER, "default", "allow", 0 };
+	p->bound = DF_BOUND_UNBIND;
+	p->mode = DF_MODE_AUTO;
+	p->lock = false;
+	return p;
+}
+
+int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct df_diags *diags,
+		   struct df_policy **ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	struct df_policy *p = NULL;
+	struct df_lex lex = { 0 };
+	dictionary *d = NULL;
+	size_t len, errors;
+	int r;
+
+	free(diags->file);
+	diags->file = strdup(path);
+	if (!diags->file)
+		return -ENOMEM;
+	errors = diags->errors;
+
+	r = read_file(path, flags, diags, &buf, &len);
+	if (r < 0)
+		goto out;
+	r = df_lex_scan(&lex, buf, len, diags);
+	if (r < 0 || diags->errors > errors)
+		goto out;
+
+	strbuf_release(&ini_errors);
+	iniparser_set_error_callback(ini_error);
+	d = ini_load_bytes(ctx, buf, len, path);
+	if (!d) {
+		r = df_diags_add(diags, DF_ERROR, 0, "iniparser cannot parse it: %s",
+				 ini_errors.len ? ini_errors.s : "out of memory");
+		strbuf_release(&ini_errors);
+		goto out;
+	}
+	p = policy_new(path);
+	if (!p) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = load_dictionary(p, d, &lex, diags);
+	if (r < 0 || diags->errors > errors)
+		goto out;
+	r = compile(p, diags);
+	if (r < 0)
+		goto out;
+	if (p->nentries == 0 && p->default_allows)
+		r = df_diags_add(diags, DF_WARNING, 0,
+				 "the policy has no rules and no default: every driver is allowed");
+	if (r >= 0)
+		r = df_policy_lint(p, diags);
+out:
+	if (d)
+		iniparser_freedict(d);
+	df_lex_release(&lex);
+	df_diags_sort(diags);
+	if (r >= 0 && diags->errors > errors)
+		r = -EINVAL;
+	if (r < 0) {
+		df_dbg(ctx, "policy '%s' not loaded: %s", path, strerror(-r));
+		df_policy_free(p);
+		return r;
+	}
+	df_dbg(ctx, "policy '%s' loaded: %zu entries", path, p->nentries);
+	*ret = p;
+	return 0;
+}
+
+struct df_policy *df_policy_free(struct df_policy *p)
+{
+	if (!p)
+		return NULL;
+	df_ruleset_release(&p->allow);
+	df_ruleset_release(&p->deny);
+	for (size_t i = 0; i < p->nentries; i++) {
+		free(p->entries[i].key);
+		free(p->entries[i].names);
+		free(p->entries[i].rules);
+	}
+	free(p->entries);
+	free(p->path);
+	free(p);
+	return NULL;
+}
+
+const char *df_policy_path(const struct df_policy *p)
+{
+	return p->path;
+}
+
+bool df_policy_default_allows(const struct df_policy *p)
+{
+	return p->default_allows;
+}
+
+enum df_bound df_policy_bound(const struct df_policy *p)
+{
+	return p->bound;
+}
+
+enum df_mode df_policy_mode(const struct df_policy *p)
+{
+	return p->mode;
+}
+
+bool df_policy_lock(const struct df_policy *p)
+{
+	return p->lock;
+}
