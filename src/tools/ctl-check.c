@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* drvfilterctl check [FILE]: the gate a policy passes before it is used. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "macro.h"
+
+static void print_json(const struct df_diags *d, bool valid)
+{
+	struct json j;
+
+	ctl_json_init(&j);
+	json_object_begin(&j);
+	json_key(&j, "file");
+	json_string(&j, d->file);
+	json_key(&j, "valid");
+	json_bool(&j, valid);
+	json_key(&j, "errors");
+	json_int(&j, (long long)d->errors);
+	json_key(&j, "warnings");
+	json_int(&j, (long long)d->warnings);
+	json_key(&j, "diagnostics");
+	json_array_begin(&j);
+	for (size_t i = 0; i < d->count; i++) {
+		const struct df_diag *g = &d->items[i];
+
+		json_object_begin(&j);
+		json_key(&j, "severity");
+		json_string(&j, df_severity_name(g->severity));
+		json_key(&j, "line");
+		json_int(&j, g->line);
+		json_key(&j, "message");
+		json_string(&j, g->message);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+int verb_check(int argc, char **argv)
+{
+	_cleanup_free_ char *path = argc > 1 ? strdup(argv[1]) : ctl_policy_path();
+	struct df_policy *p = NULL;
+	struct df_diags d;
+	bool valid;
+	int r;
+
+	if (!path)
+		return EXIT_ERROR;
+	df_diags_init(&d);
+	r = df_policy_load(ctl_ctx, path, ctl_load_flags(), &d, &p);
+	if (r >= 0)
+		r = df_policy_check_system(ctl_ctx, p, &d);
+	valid = r >= 0 && d.errors == 0;
+	if (r == -ENOMEM && !d.file) {
+		fprintf(stderr, "drvfilterctl: out of memory\n");
+	} else if (arg_json) {
+		print_json(&d, valid);
+	} else {
+		ctl_print_diags(&d, stderr, false);
+		if (valid)
+			printf("%s: OK%s", d.file, d.warnings ? ", " : "\n");
+		else
+			fprintf(stderr, "%s: %zu error%s", d.file, d.errors, plural(d.errors));
+		if (d.warnings)
+			fprintf(valid ? stdout : stderr, "%s%zu warning%s\n", valid ? "" : ", ",
+				d.warnings, plural(d.warnings));
+		else if (!valid)
+			fputc('\n', stderr);
+	}
+	df_policy_free(p);
+	df_diags_release(&d);
+	return valid ? EXIT_FINE : EXIT_ERROR;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* drvfilterctl explain BUS:DRIVER...: the decision for each driver, and the rule behind it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "macro.h"
+#include "strbuf.h"
+
+/* Split "bus:driver" in place; a usage error when either part is not a valid name. */
+static int parse_subject(char *arg, const char **bus, const char **driver)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *colon = strchr(arg, ':');
+	const char *why;
+	int r = 0;
+
+	if (!colon) {
+		(void)strbuf_append_escaped(&sb, arg);
+		r = ctl_usage_error("'%s' is not BUS:DRIVER", strbuf_str(&sb));
+		goto out;
+	}
+	*colon = '\0';
+	*bus = arg;
+	*driver = colon + 1;
+	if (df_bus_name_check(*bus, &why) < 0) {
+		(void)strbuf_append_escaped(&sb, *bus);
+		r = ctl_usage_error("invalid bus name '%s': it %s", strbuf_str(&sb), why);
+	} else if (df_driver_name_check(*driver, &why) < 0) {
+		(void)strbuf_append_escaped(&sb, *driver);
+		r = ctl_usage_error("invalid driver name '%s': it %s", strbuf_str(&sb), why);
+	}
+	*colon = ':';
+out:
+	strbuf_release(&sb);
+	return r;
+}
+
+static void json_rule(struct json *j, const struct df_rule *r)
+{
+	static const char *const sections[] = { "allow", "deny", "filter" };
+
+	json_object_begin(j);
+	json_key(j, "section");
+	json_string(j, sections[r->section]);
+	json_key(j, "key");
+	json_string(j, r->key);
+	json_key(j, "value");
+	json_string(j, r->name);
+	json_key(j, "line");
+	if (r->line)
+		json_int(j, r->line);
+	else
+		json_string(j, NULL);
+	json_object_end(j);
+}
+
+int verb_explain(int argc, char **argv)
+{
+	struct df_policy *p = NULL;
+	struct json j;
+	int r;
+
+	/* Every argument is checked before anything is printed. */
+	for (int i = 1; i < argc; i++) {
+		const char *bus, *driver;
+
+		r = parse_subject(argv[i], &bus, &driver);
+		if (r)
+			return r;
+	}
+	r = ctl_load_policy(&p);
+	if (r)
+		return r;
+	if (arg_json) {
+		ctl_json_init(&j);
+		json_array_begin(&j);
+	}
+	for (int i = 1; i < argc; i++) {
+		char *colon = strchr(argv[i], ':');
+		_cleanup_free_ char *rule = NULL;
+		struct df_verdict v;
+
+		*colon = '\0';
+		df_policy_decide(p, argv[i], colon + 1, &v);
+		if (arg_json) {
+			json_object_begin(&j);
+			json_key(&j, "bus");
+			json_string(&j, argv[i]);
+			json_key(&j, "driver");
+			json_string(&j, colon + 1);
+			json_key(&j, "decision");
+			json_string(&j, v.allowed ? "allowed" : "denied");
+			json_key(&j, "rule");
+			json_rule(&j, v.rule);
+			json_object_end(&j);
+			continue;
+		}
+		rule = df_rule_describe(v.rule);
+		if (!rule) {
+			fprintf(stderr, "drvfilterctl: out of memory\n");
+			df_policy_free(p);
+			return EXIT_ERROR;
+		}
+		printf("%s:%s %s by %s\n", argv[i], colon + 1, v.allowed ? "allowed" : "denied",
+		       rule);
+	}
+	if (arg_json) {
+		json_array_end(&j);
+		json_finish(&j);
+	}
+	df_policy_free(p);
+	return EXIT_FINE;
+}

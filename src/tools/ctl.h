@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What drvfilterctl's verbs share: options, exit codes, loading and printing. */
+#ifndef DRVFILTER_CTL_H
+#define DRVFILTER_CTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "drvfilter.h"
+#include "json.h"
+
+enum {
+	EXIT_FINE = 0,
+	EXIT_ERROR = 1,
+	EXIT_USAGE = 2,
+	EXIT_VIOLATION = 3,
+};
+
+enum json_format {
+	JSON_OFF,
+	JSON_PRETTY,
+	JSON_SHORT,
+};
+
+extern const char *arg_policy;
+extern const char *arg_sysroot;
+extern enum json_format arg_json;
+extern struct df_ctx *ctl_ctx;
+
+/* Print a usage error and "Try ..."; returns EXIT_USAGE. */
+int ctl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ctl_json_init(struct json *j);
+/* "FILE:LINE: error: MESSAGE" lines to @f. */
+void ctl_print_diags(const struct df_diags *d, FILE *f, bool errors_only);
+/*
+ * Load the policy (--policy, else /etc/drvfilter.conf under --sysroot). On
+ * failure the errors are printed and EXIT_ERROR returned; else EXIT_FINE.
+ */
+int ctl_load_policy(struct df_policy **ret);
+/* The policy path the verbs use, as a new string. */
+char *ctl_policy_path(void);
+unsigned ctl_load_flags(void);
+
+int verb_check(int argc, char **argv);
+int verb_explain(int argc, char **argv);
+int verb_cmdline(int argc, char **argv);
+
+#endif
