@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The policy as kernel boot options. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+struct cmdline_case {
+	const char *policy;
+	const char *options;
+};
+
+static const struct cmdline_case cases[] = {
+	{ "", "" },
+	{ "[deny]\nusb = ALL\n", "filter_deny_drivers=usb:ALL" },
+	{ "[filter]\ndefault = deny\n", "filter_deny_drivers=ALL:ALL" },
+	{ "[filter]\ndefault = deny\n[allow]\npci = virtio-pci\nvirtio = virtio_net, virtio_blk\n"
+	  "[deny]\nusb = ALL\n",
+	  "filter_allow_drivers=pci:virtio-pci;virtio:virtio_net,virtio_blk "
+	  "filter_deny_drivers=ALL:ALL" },
+	{ "[allow]\npci = e1000\n[deny]\nALL = ALL\n",
+	  "filter_allow_drivers=pci:e1000 filter_deny_drivers=ALL:ALL" },
+	{ "[allow]\nall = virtio*\n[deny]\npci = e1?00\nusb = ALL\n",
+	  "filter_allow_drivers=ALL:virtio* filter_deny_drivers=pci:e1?00;usb:ALL" },
+	{ "[filter]\ndefault = deny\n[allow]\npnp = i8042 kbd, serial\npci = virtio-pci\n",
+	  "filter_allow_drivers=\"pnp:i8042 kbd,serial;pci:virtio-pci\" "
+	  "filter_deny_drivers=ALL:ALL" },
+	{ "[deny]\nPCI = e1000\n", "filter_deny_drivers=pci:e1000" },
+};
+
+START_TEST(test_cmdline_table)
+{
+	struct df_policy *p = tu_load_ok(cases[_i].policy);
+	char *options = NULL;
+
+	ck_assert_int_eq(df_policy_kernel_options(p, &options), 0);
+	ck_assert_str_eq(options, cases[_i].options);
+	free(options);
+	df_policy_free(p);
+}
+END_TEST
+
+/* Too long for a kernel command line: refused, with the string still returned. */
+START_TEST(test_cmdline_too_long)
+{
+	char *text = malloc(8192), *options = NULL;
+	struct df_policy *p;
+	size_t n = 0;
+
+	n += (size_t)sprintf(text + n, "[deny]\n");
+	for (int bus = 0; bus < 4; bus++) {
+		n += (size_t)sprintf(text + n, "bus%d = ", bus);
+		for (int d = 0; d < 60; d++)
+			n += (size_t)sprintf(text + n, "%sdriver_%03d", d ? ", " : "", d);
+		n += (size_t)sprintf(text + n, "\n");
+	}
+	p = tu_load_ok(text);
+	ck_assert_int_eq(df_policy_kernel_options(p, &options), -E2BIG);
+	ck_assert_ptr_nonnull(options);
+	ck_assert_uint_gt(strlen(options), DF_KERNEL_CMDLINE_MAX - 1);
+	free(options);
+	df_policy_free(p);
+	free(text);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("cmdline");
+	TCase *tc = tcase_create("options");
+
+	tcase_add_loop_test(tc, test_cmdline_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_test(tc, test_cmdline_too_long);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}

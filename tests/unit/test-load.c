@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Loading a policy file: what is refused before parsing, warnings, the system check. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static struct df_ctx *ctx;
+
+static void setup(void)
+{
+	ck_assert_int_eq(df_ctx_new(NULL, &ctx), 0);
+}
+
+static void teardown(void)
+{
+	df_ctx_unref(ctx);
+}
+
+/* Load @path with @flags; the first message (which must exist) into @msg. */
+static int load_path(const char *path, unsigned flags, char *msg, size_t size)
+{
+	struct df_policy *p = NULL;
+	struct df_diags d;
+	int r;
+
+	df_diags_init(&d);
+	r = df_policy_load(ctx, path, flags, &d, &p);
+	ck_assert_uint_gt(d.count, 0);
+	snprintf(msg, size, "%u: %s", d.items[0].line, d.items[0].message);
+	df_diags_release(&d);
+	df_policy_free(p);
+	return r;
+}
+
+START_TEST(test_missing)
+{
+	char msg[256];
+
+	ck_assert_int_eq(load_path("/nonexistent/drvfilter.conf", DF_LOAD_ANY_OWNER, msg,
+				   sizeof(msg)),
+			 -ENOENT);
+	ck_assert_str_eq(msg, "0: cannot open: No such file or directory");
+}
+END_TEST
+
+START_TEST(test_directory)
+{
+	char msg[256];
+
+	ck_assert_int_eq(load_path("/", DF_LOAD_ANY_OWNER, msg, sizeof(msg)), -EISDIR);
+	ck_assert_str_eq(msg, "0: is a directory, not a policy file");
+}
+END_TEST
+
+START_TEST(test_fifo)
+{
+	char *path = tu_write_temp("", 0), msg[256];
+
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	/* Must not block waiting for a writer. */
+	ck_assert_int_eq(load_path(path, DF_LOAD_ANY_OWNER, msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_eq(msg, "0: is not a regular file");
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_writable_by_others)
+{
+	char *path = tu_write_temp("[deny]\nusb = ALL\n", 17), msg[256];
+
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chmod(path, 0666), 0);
+		ck_assert_int_eq(load_path(path, 0, msg, sizeof(msg)), -EPERM);
+		ck_assert_str_eq(msg, "0: is writable by group or others (mode 0666); make it "
+				      "0644 or stricter");
+		/* Tests and sysroots ask for any owner and mode. */
+		ck_assert_int_eq(chmod(path, 0644), 0);
+		ck_assert_int_eq(chown(path, 65534, 65534), 0);
+		ck_assert_int_eq(load_path(path, 0, msg, sizeof(msg)), -EPERM);
+		ck_assert_str_eq(msg, "0: is owned by uid 65534, not root: anyone who can write "
+				      "it controls which drivers run");
+	} else {
+		ck_assert_int_eq(load_path(path, 0, msg, sizeof(msg)), -EPERM);
+		ck_assert_ptr_nonnull(strstr(msg, "not root"));
+	}
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_too_large)
+{
+	size_t n = 1024 * 1024 + 1;
+	char *text = malloc(n), *path, msg[256];
+
+	memset(text, '#', n);
+	for (size_t i = 80; i < n; i += 81)
+		text[i] = '\n';
+	path = tu_write_temp(text, n);
+	ck_assert_int_eq(load_path(path, DF_LOAD_ANY_OWNER, msg, sizeof(msg)), -EFBIG);
+	ck_assert_str_eq(msg, "0: is larger than 1048576 bytes");
+	unlink(path);
+	free(path);
+	free(text);
+}
+END_TEST
+
+/* A file of junk makes one error a line; only the first are kept, all are counted. */
+START_TEST(test_many_errors_capped)
+{
+	struct df_policy *p;
+	struct df_diags d;
+	char *text = malloc(500 * 4 + 1);
+
+	for (int i = 0; i < 500; i++)
+		memcpy(text + i * 4, "xx!\n", 4);
+	text[2000] = '\0';
+	ck_assert_int_eq(tu_load_text(text, &d, &p), -EINVAL);
+	ck_assert_uint_eq(d.errors, 500);
+	ck_assert_uint_eq(d.count, DF_DIAGS_KEPT);
+	ck_assert_uint_eq(d.items[0].line, 1);
+	ck_assert_ptr_null(p);
+	df_diags_release(&d);
+	free(text);
+}
+END_TEST
+
+static void assert_warnings(const char *text, const char *const *expected, size_t n)
+{
+	struct df_policy *p;
+	struct df_diags d;
+
+	ck_assert_int_eq(tu_load_text(text, &d, &p), 0);
+	ck_assert_uint_eq(d.errors, 0);
+	ck_assert_uint_eq(d.warnings, n);
+	for (size_t i = 0; i < n; i++) {
+		char got[512];
+
+		snprintf(got, sizeof(got), "%u: %s", d.items[i].line, d.items[i].message);
+		ck_assert_str_eq(got, expected[i]);
+	}
+	df_diags_release(&d);
+	df_policy_free(p);
+}
+
+START_TEST(test_warnings)
+{
+	static const char *const empty[] = {
+		"0: the policy has no rules and no default: every driver is allowed"
+	};
+	static const char *const both[] = { "5: pci:e1000 is both allowed (line 2) and denied; "
+					    "allow wins" };
+	static const char *const glob_both[] = { "4: pci:e1000 is both allowed (line 2) and "
+						 "denied; allow wins" };
+	static const char *const never[] = {
+		"5: [deny] pci = e1000 can never match: [allow] pci = ALL (line 2) wins over it",
+		"6: [deny] ALL = e* can never match: [allow] ALL = ALL (line 3) wins over it",
+	};
+	static const char *const twice[] = { "2: 'e1000' is listed twice for pci" };
+
+	assert_warnings("", empty, 1);
+	assert_warnings("# only a comment\n[allow]\n", empty, 1);
+	assert_warnings("[filter]\ndefault = deny\n", NULL, 0);
+	assert_warnings("[allow]\npci = e1000\n\n[deny]\npci = e1000, e100\n", both, 1);
+	assert_warnings("[allow]\npci = e1*\n[deny]\npci = e1000\n", glob_both, 1);
+	assert_warnings("[allow]\npci = ALL\nALL = ALL\n[deny]\npci = e1000\nALL = e*\n", never,
+			2);
+	assert_warnings("[deny]\npci = e1000, e100, e1000\n", twice, 1);
+	/* The intended pattern: deny a bus, allow one of its drivers. */
+	assert_warnings("[allow]\npci = virtio-pci\n[deny]\npci = ALL\nALL = e1000\n", NULL, 0);
+}
+END_TEST
+
+START_TEST(test_check_system)
+{
+	char root[] = "/tmp/drvfilter-sysroot-XXXXXX", path[256];
+	struct df_ctx *sctx;
+	struct df_policy *p;
+	struct df_diags d;
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	p = tu_load_ok("[allow]\npci = e1000\n\n[deny]\nusb = ALL\nALL = x\n");
+	ck_assert_int_eq(df_ctx_new(root, &sctx), 0);
+
+	/* No /sys/bus at all (an image being built): nothing to say. */
+	df_diags_init(&d);
+	ck_assert_int_eq(df_policy_check_system(sctx, p, &d), 0);
+	ck_assert_uint_eq(d.count, 0);
+
+	snprintf(path, sizeof(path), "%s/sys", root);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sys/bus", root);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sys/bus/pci", root);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	ck_assert_int_eq(df_policy_check_system(sctx, p, &d), 0);
+	ck_assert_uint_eq(d.warnings, 1);
+	ck_assert_uint_eq(d.items[0].line, 5);
+	snprintf(path, sizeof(path), "this machine has no bus 'usb' (%s/sys/bus/usb)", root);
+	ck_assert_str_eq(d.items[0].message, path);
+
+	df_diags_release(&d);
+	df_policy_free(p);
+	df_ctx_unref(sctx);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
+START_TEST(test_ctx_path)
+{
+	struct df_ctx *c;
+	char *s;
+
+	ck_assert_int_eq(df_ctx_new("/srv/root//", &c), 0);
+	s = df_ctx_path(c, "/etc/drvfilter.conf");
+	ck_assert_str_eq(s, "/srv/root/etc/drvfilter.conf");
+	free(s);
+	df_ctx_unref(c);
+	ck_assert_int_eq(df_ctx_new("/", &c), 0);
+	ck_assert_ptr_null(df_ctx_get_sysroot(c));
+	s = df_ctx_path(c, "/etc/drvfilter.conf");
+	ck_assert_str_eq(s, "/etc/drvfilter.conf");
+	free(s);
+	df_ctx_unref(c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("load");
+	TCase *tc = tcase_create("files");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_directory);
+	tcase_add_test(tc, test_fifo);
+	tcase_add_test(tc, test_writable_by_others);
+	tcase_add_test(tc, test_too_large);
+	tcase_add_test(tc, test_many_errors_capped);
+	tcase_add_test(tc, test_warnings);
+	tcase_add_test(tc, test_check_system);
+	tcase_add_test(tc, test_ctx_path);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
