@@ -72,10 +72,17 @@ int strbuf_appendf(struct strbuf *sb, const char *fmt, ...)
 
 int strbuf_append_escaped(struct strbuf *sb, const char *s)
 {
-	for (; *s; s++) {
+	return strbuf_append_escaped_max(sb, s, SIZE_MAX);
+}
+
+int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max)
+{
+	for (; *s; s++, max--) {
 		unsigned char c = (unsigned char)*s;
 		int r;
 
+		if (max == 0)
+			return strbuf_append(sb, "...");
 		if (c == '\\')
 			r = strbuf_append(sb, "\\\\");
 		else if (c < 0x20 || c >= 0x7f)

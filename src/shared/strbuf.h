@@ -20,6 +20,8 @@ int strbuf_appendc(struct strbuf *sb, char c);
 _printf_(2, 3) int strbuf_appendf(struct strbuf *sb, const char *fmt, ...);
 /* Append @s with every byte outside printable ASCII written as \xNN (and \ as \\). */
 int strbuf_append_escaped(struct strbuf *sb, const char *s);
+/* The same for at most @max bytes of @s, then "..." if there was more. */
+int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max);
 /* The buffer's string (never NULL), still owned by @sb. */
 const char *strbuf_str(struct strbuf *sb);
 /* The buffer's string, now owned by the caller; @sb is empty afterwards. */
