@@ -25,8 +25,7 @@ const char *df_severity_name(enum df_severity s)
 	return s == DF_ERROR ? "error" : "warning";
 }
 
-int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line, const char *fmt,
-		 ...)
+int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line, const char *fmt, ...)
 {
 	char *msg;
 	va_list ap;

@@ -48,7 +48,7 @@ void df_lex_release(struct df_lex *lex);
 /* The rules of one list ([allow] or [deny]) for one key. */
 struct df_busrules {
 	const struct df_rule *all; /* KEY = ALL */
-	struct strmap exact;       /* name -> const struct df_rule * */
+	struct strmap exact; /* name -> const struct df_rule * */
 	const struct df_rule **globs;
 	size_t nglobs;
 	size_t capglobs;

@@ -95,9 +95,9 @@ enum df_mode {
 /* One name of one KEY = LIST line, or the default. */
 struct df_rule {
 	enum df_section section;
-	const char *key;  /* a bus, "ALL", or "default" */
+	const char *key; /* a bus, "ALL", or "default" */
 	const char *name; /* a driver name, a glob, "ALL", or "allow"/"deny" for the default */
-	unsigned line;    /* 0: not written in the file (the implicit default) */
+	unsigned line; /* 0: not written in the file (the implicit default) */
 };
 
 struct df_verdict {

@@ -48,10 +48,11 @@ int df_policy_lint(const struct df_policy *p, struct df_diags *diags)
 						 "(line %u) wins over it",
 						 d->key, d->name, a->key, a->name, a->line);
 			else
-				r = df_diags_add(diags, DF_WARNING, e->line,
-						 "%s:%s is both allowed (line %u) and denied; allow "
-						 "wins",
-						 d->key, d->name, a->line);
+				r = df_diags_add(
+					diags, DF_WARNING, e->line,
+					"%s:%s is both allowed (line %u) and denied; allow "
+					"wins",
+					d->key, d->name, a->line);
 			if (r < 0)
 				return r;
 		}
@@ -78,8 +79,8 @@ int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct
 
 		if (e->any_bus || faccessat(dfd, e->key, F_OK, 0) == 0 || errno != ENOENT)
 			continue;
-		r = df_diags_add(diags, DF_WARNING, e->line,
-				 "this machine has no bus '%s' (%s/%s)", e->key, path, e->key);
+		r = df_diags_add(diags, DF_WARNING, e->line, "this machine has no bus '%s' (%s/%s)",
+				 e->key, path, e->key);
 		if (r < 0)
 			return r;
 	}

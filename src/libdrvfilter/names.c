@@ -5,22 +5,26 @@
 
 #include "drvfilter-private.h"
 
-int df_bus_name_check(const char *name, const char **why)
+/* What bus and driver names share: a length, and never a path component. */
+static int name_shape_check(const char *name, const char **why)
 {
 	size_t n = strlen(name);
 
-	if (n == 0) {
+	if (n == 0)
 		*why = "is empty";
-		return -EINVAL;
-	}
-	if (n > DF_NAME_MAX) {
+	else if (n > DF_NAME_MAX)
 		*why = "is longer than 255 bytes";
-		return -EINVAL;
-	}
-	if (streq(name, ".") || streq(name, "..")) {
+	else if (streq(name, ".") || streq(name, ".."))
 		*why = "is a path component";
+	else
+		return 0;
+	return -EINVAL;
+}
+
+int df_bus_name_check(const char *name, const char **why)
+{
+	if (name_shape_check(name, why) < 0)
 		return -EINVAL;
-	}
 	for (const char *s = name; *s; s++) {
 		char c = *s;
 
@@ -65,22 +69,10 @@ static const char *driver_byte_why(unsigned char c)
 
 int df_driver_name_check(const char *name, const char **why)
 {
-	size_t n = strlen(name);
-
-	if (n == 0) {
-		*why = "is empty";
+	if (name_shape_check(name, why) < 0)
 		return -EINVAL;
-	}
-	if (n > DF_NAME_MAX) {
-		*why = "is longer than 255 bytes";
-		return -EINVAL;
-	}
-	if (name[0] == ' ' || name[n - 1] == ' ') {
+	if (name[0] == ' ' || name[strlen(name) - 1] == ' ') {
 		*why = "begins or ends with a blank";
-		return -EINVAL;
-	}
-	if (streq(name, ".") || streq(name, "..")) {
-		*why = "is a path component";
 		return -EINVAL;
 	}
 	for (const char *s = name; *s; s++) {

@@ -35,13 +35,33 @@ static void strip(const char **s, size_t *n)
 		(*n)--;
 }
 
-/* Index @id (taken over) at @line; @what names it in the error when it is there already. */
-static int lex_add(struct df_lex *lex, char *id, unsigned line, struct df_diags *diags,
-		   const char *what)
+/* "section [allow]" or "key 'pci' in [deny]", for @id as the index holds it. */
+static int describe_id(struct strbuf *sb, const char *id)
 {
+	const char *colon = strchr(id, ':');
+	int r;
+
+	if (!colon) {
+		r = strbuf_append(sb, "section [");
+		if (r >= 0)
+			r = strbuf_append_escaped_max(sb, id, DF_QUOTE_MAX);
+		return r < 0 ? r : strbuf_append(sb, "]");
+	}
+	r = strbuf_append(sb, "key '");
+	if (r >= 0)
+		r = strbuf_append_escaped_max(sb, colon + 1, DF_QUOTE_MAX);
+	return r < 0 ? r : strbuf_appendf(sb, "' in [%.*s]", (int)(colon - id), id);
+}
+
+/* Index @id (taken over) at @line; a second time is an error. */
+static int lex_add(struct df_lex *lex, char *id, unsigned line, struct df_diags *diags)
+{
+	struct strbuf what = STRBUF_INIT;
 	void *old;
 	int r;
 
+	if (!id)
+		return -ENOMEM;
 	if (lex->count == lex->cap) {
 		size_t cap = lex->cap ? lex->cap * 2 : 16;
 		char **ids = realloc(lex->ids, cap * sizeof(*ids));
@@ -54,20 +74,21 @@ static int lex_add(struct df_lex *lex, char *id, unsigned line, struct df_diags 
 		lex->cap = cap;
 	}
 	r = strmap_put(&lex->index, id, (void *)(uintptr_t)line, &old);
+	if (r == 0) {
+		lex->ids[lex->count++] = id;
+		return 0;
+	}
 	if (r == -EEXIST) {
-		r = df_diags_add(diags, DF_ERROR, line,
-				 "%s given twice (first at line %u); the parser would keep only "
-				 "the last",
-				 what, (unsigned)(uintptr_t)old);
-		free(id);
-		return r;
+		r = describe_id(&what, id);
+		if (r >= 0)
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "%s given twice (first at line %u); the parser would keep "
+					 "only the last",
+					 what.s, (unsigned)(uintptr_t)old);
+		strbuf_release(&what);
 	}
-	if (r < 0) {
-		free(id);
-		return r;
-	}
-	lex->ids[lex->count++] = id;
-	return 0;
+	free(id);
+	return r;
 }
 
 static char *lowercase_dup(const char *s, size_t n)
@@ -104,8 +125,8 @@ static int lex_value(const char *v, size_t n, unsigned line, struct df_diags *di
 static int lex_logical_line(struct df_lex *lex, const char *s, size_t n, unsigned line,
 			    char **section, struct df_diags *diags)
 {
-	struct strbuf what = STRBUF_INIT;
-	const char *eq;
+	const char *eq, *key;
+	size_t klen;
 	char *id;
 	int r;
 
@@ -124,58 +145,32 @@ static int lex_logical_line(struct df_lex *lex, const char *s, size_t n, unsigne
 			return df_diags_add(diags, DF_ERROR, line, "malformed section header");
 		free(*section);
 		*section = lowercase_dup(name, len);
-		(void)strbuf_append(&what, "section [");
 		if (!*section)
 			return -ENOMEM;
-		id = strdup(*section);
-		if (!id)
-			return -ENOMEM;
-		r = strbuf_append_escaped_max(&what, *section, DF_QUOTE_MAX);
-		if (r >= 0)
-			r = strbuf_appendf(&what, "]");
-		if (r >= 0)
-			r = lex_add(lex, id, line, diags, what.s);
-		else
-			free(id);
-		strbuf_release(&what);
-		return r;
+		return lex_add(lex, strdup(*section), line, diags);
 	}
 
 	eq = memchr(s, '=', n);
 	if (!eq)
 		return df_diags_add(diags, DF_ERROR, line,
 				    "syntax error: expected [section], KEY = LIST or a comment");
-	{
-		const char *key = s;
-		size_t klen = (size_t)(eq - s);
-
-		strip(&key, &klen);
-		if (klen == 0)
-			return df_diags_add(diags, DF_ERROR, line, "no key before '='");
-		if (!*section)
-			return df_diags_add(diags, DF_ERROR, line,
-					    "key outside of any section (start with [allow], "
-					    "[deny] or [filter])");
-		r = lex_value(eq + 1, n - (size_t)(eq + 1 - s), line, diags);
-		if (r < 0)
-			return r;
-		if (asprintf(&id, "%s:%.*s", *section, (int)klen, key) < 0)
-			return -ENOMEM;
-		for (char *p = id + strlen(*section); *p; p++)
-			*p = (char)tolower((unsigned char)*p);
-		r = strbuf_append(&what, "key '");
-		if (r >= 0)
-			r = strbuf_append_escaped_max(&what, id + strlen(*section) + 1,
-						      DF_QUOTE_MAX);
-		if (r >= 0)
-			r = strbuf_appendf(&what, "' in [%s]", *section);
-		if (r >= 0)
-			r = lex_add(lex, id, line, diags, what.s);
-		else
-			free(id);
-		strbuf_release(&what);
+	key = s;
+	klen = (size_t)(eq - s);
+	strip(&key, &klen);
+	if (klen == 0)
+		return df_diags_add(diags, DF_ERROR, line, "no key before '='");
+	if (!*section)
+		return df_diags_add(diags, DF_ERROR, line,
+				    "key outside of any section (start with [allow], [deny] or "
+				    "[filter])");
+	r = lex_value(eq + 1, n - (size_t)(eq + 1 - s), line, diags);
+	if (r < 0)
 		return r;
-	}
+	if (asprintf(&id, "%s:%.*s", *section, (int)klen, key) < 0)
+		return -ENOMEM;
+	for (char *p = id + strlen(*section); *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return lex_add(lex, id, line, diags);
 }
 
 /* Bytes iniparser would misread, and bytes no policy has a use for. */
@@ -193,8 +188,8 @@ static int lex_check_bytes(const char *s, size_t n, unsigned line, struct df_dia
 			return df_diags_add(diags, DF_ERROR, line, "control character \\x%02x", c);
 		len = utf8_seq_len((const unsigned char *)s + i, n - i);
 		if (len == 0)
-			return df_diags_add(diags, DF_ERROR, line,
-					    "invalid UTF-8 (byte \\x%02x)", c);
+			return df_diags_add(diags, DF_ERROR, line, "invalid UTF-8 (byte \\x%02x)",
+					    c);
 		i += len;
 	}
 	return 0;
@@ -221,8 +216,8 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 			break;
 		if (n > DF_INI_LINE_MAX) {
 			r = df_diags_add(diags, DF_ERROR, line,
-					 "line too long: %zu bytes, the parser reads at most %d",
-					 n, DF_INI_LINE_MAX);
+					 "line too long: %zu bytes, the parser reads at most %d", n,
+					 DF_INI_LINE_MAX);
 		}
 		if (diags->errors > before) {
 			/* A broken line ends any continuation: report the rest on their own. */

@@ -99,7 +99,7 @@ static int read_file(const char *path, unsigned flags, struct df_diags *diags, c
 /* iniparser reports through a global callback without user data. */
 static struct strbuf ini_errors;
 
-static int ini_error(const char *fmt, ...)
+_printf_(1, 2) static int ini_error(const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -119,8 +119,7 @@ static int ini_error(const char *fmt, ...)
  * memfd or /proc, read the path again: the cross-check still catches a change
  * in sections and keys.
  */
-static dictionary *ini_load_bytes(struct df_ctx *ctx, const char *buf, size_t len,
-				  const char *path)
+static dictionary *ini_load_bytes(struct df_ctx *ctx, const char *buf, size_t len, const char *path)
 {
 	_cleanup_close_ int fd = memfd_create("drvfilter-policy", MFD_CLOEXEC);
 	char proc[64];
@@ -153,8 +152,8 @@ static int index_of(const char *s, const char *const *list, size_t n)
 }
 
 /* " (did you mean 'x'?)" or "" */
-static const char *hint(char *buf, size_t size, const char *word, const char *const *list,
-			size_t n, const char *open, const char *close)
+static const char *hint(char *buf, size_t size, const char *word, const char *const *list, size_t n,
+			const char *open, const char *close)
 {
 	const char *c = suggest(word, list, n);
 
@@ -171,77 +170,74 @@ static int escaped(struct strbuf *sb, const char *s)
 	return strbuf_append_escaped_max(sb, s, DF_QUOTE_MAX);
 }
 
+/* The [filter] settings: each value is an index into its list of words. */
+static const char *const default_words[] = { "allow", "deny" };
+static const char *const bound_words[] = { "unbind", "keep" };
+static const char *const mode_words[] = { "auto", "kernel", "fallback" };
+static const char *const lock_words[] = { "no", "yes", "false", "true", "off", "on", "0", "1" };
+
+static const struct filter_setting {
+	const char *key;
+	const char *const *words;
+	size_t nwords;
+	const char *expected;
+} filter_settings[] = {
+	{ "default", default_words, ARRAY_SIZE(default_words), "allow or deny" },
+	{ "bound", bound_words, ARRAY_SIZE(bound_words), "unbind or keep" },
+	{ "mode", mode_words, ARRAY_SIZE(mode_words), "auto, kernel or fallback" },
+	{ "lock", lock_words, ARRAY_SIZE(lock_words), "yes or no" },
+};
+
+static void apply_filter_setting(struct df_policy *p, size_t setting, int word, unsigned line)
+{
+	switch (setting) {
+	case 0:
+		p->default_allows = word == 0;
+		p->default_rule.name = default_words[word];
+		p->default_rule.line = line;
+		break;
+	case 1:
+		p->bound = word == 0 ? DF_BOUND_UNBIND : DF_BOUND_KEEP;
+		break;
+	case 2:
+		p->mode = (enum df_mode)word;
+		break;
+	default:
+		p->lock = word % 2 == 1; /* lock_words alternates no, yes */
+		break;
+	}
+}
+
 static int load_filter_key(struct df_policy *p, const char *key, const char *val, unsigned line,
 			   struct df_diags *diags)
 {
-	static const char *const defaults[] = { "allow", "deny" };
-	static const char *const bounds[] = { "unbind", "keep" };
-	static const char *const modes[] = { "auto", "kernel", "fallback" };
-	static const char *const yes[] = { "yes", "true", "on", "1" };
-	static const char *const no[] = { "no", "false", "off", "0" };
 	struct strbuf sb = STRBUF_INIT;
 	char h[128];
-	int i, r;
+	int r;
 
-	switch (index_of(key, filter_keys, ARRAY_SIZE(filter_keys))) {
-	case 0:
-		i = index_of(val, defaults, ARRAY_SIZE(defaults));
-		if (i >= 0) {
-			p->default_allows = i == 0;
-			p->default_rule.name = defaults[i];
-			p->default_rule.line = line;
+	for (size_t i = 0; i < ARRAY_SIZE(filter_settings); i++) {
+		const struct filter_setting *f = &filter_settings[i];
+		int word;
+
+		if (!streq(key, f->key))
+			continue;
+		word = index_of(val, f->words, f->nwords);
+		if (word >= 0) {
+			apply_filter_setting(p, i, word, line);
 			return 0;
 		}
 		r = escaped(&sb, val);
 		if (r >= 0)
-			r = df_diags_add(diags, DF_ERROR, line,
-					 "invalid default '%s': expected allow or deny",
-					 strbuf_str(&sb));
-		break;
-	case 1:
-		i = index_of(val, bounds, ARRAY_SIZE(bounds));
-		if (i >= 0) {
-			p->bound = i == 0 ? DF_BOUND_UNBIND : DF_BOUND_KEEP;
-			return 0;
-		}
-		r = escaped(&sb, val);
-		if (r >= 0)
-			r = df_diags_add(diags, DF_ERROR, line,
-					 "invalid bound '%s': expected unbind or keep",
-					 strbuf_str(&sb));
-		break;
-	case 2:
-		i = index_of(val, modes, ARRAY_SIZE(modes));
-		if (i >= 0) {
-			p->mode = (enum df_mode)i;
-			return 0;
-		}
-		r = escaped(&sb, val);
-		if (r >= 0)
-			r = df_diags_add(diags, DF_ERROR, line,
-					 "invalid mode '%s': expected auto, kernel or fallback",
-					 strbuf_str(&sb));
-		break;
-	case 3:
-		if (index_of(val, yes, ARRAY_SIZE(yes)) >= 0 ||
-		    index_of(val, no, ARRAY_SIZE(no)) >= 0) {
-			p->lock = index_of(val, yes, ARRAY_SIZE(yes)) >= 0;
-			return 0;
-		}
-		r = escaped(&sb, val);
-		if (r >= 0)
-			r = df_diags_add(diags, DF_ERROR, line,
-					 "invalid lock '%s': expected yes or no", strbuf_str(&sb));
-		break;
-	default:
-		r = escaped(&sb, key);
-		if (r >= 0)
-			r = df_diags_add(diags, DF_ERROR, line,
-					 "unknown key '%s' in [filter]%s", strbuf_str(&sb),
-					 hint(h, sizeof(h), key, filter_keys,
-					      ARRAY_SIZE(filter_keys), "'", "'"));
-		break;
+			r = df_diags_add(diags, DF_ERROR, line, "invalid %s '%s': expected %s",
+					 f->key, strbuf_str(&sb), f->expected);
+		strbuf_release(&sb);
+		return r;
 	}
+	r = escaped(&sb, key);
+	if (r >= 0)
+		r = df_diags_add(
+			diags, DF_ERROR, line, "unknown key '%s' in [filter]%s", strbuf_str(&sb),
+			hint(h, sizeof(h), key, filter_keys, ARRAY_SIZE(filter_keys), "'", "'"));
 	strbuf_release(&sb);
 	return r;
 }
@@ -280,11 +276,12 @@ static int parse_list(struct df_entry *e, struct df_diags *diags)
 		name = s;
 		trim_blanks(&name);
 		if (*name == '\0') {
-			r = df_diags_add(diags, DF_ERROR, e->line,
-					 n == 1 ? "empty list for %s (write ALL, or remove the line)"
-						: "empty name in the list for %s (two commas, or a "
-						  "comma at an end)",
-					 e->key);
+			r = df_diags_add(
+				diags, DF_ERROR, e->line,
+				n == 1 ? "empty list for %s (write ALL, or remove the line)"
+				       : "empty name in the list for %s (two commas, or a "
+					 "comma at an end)",
+				e->key);
 			break;
 		}
 		if (streq(name, "ALL")) {
@@ -304,8 +301,8 @@ static int parse_list(struct df_entry *e, struct df_diags *diags)
 			r = escaped(&sb, name);
 			if (r >= 0)
 				r = df_diags_add(diags, DF_ERROR, e->line,
-						 "invalid driver name '%s': it %s",
-						 strbuf_str(&sb), why);
+						 "invalid driver name '%s': it %s", strbuf_str(&sb),
+						 why);
 		}
 		e->rules[e->nrules++] = (struct df_rule){ e->section, e->key, name, e->line };
 	}
@@ -363,10 +360,11 @@ static int load_dictionary(struct df_policy *p, const dictionary *d, const struc
 		if (line == 0) {
 			r = escaped(&sb, id);
 			if (r >= 0)
-				r = df_diags_add(diags, DF_ERROR, 0,
-						 "iniparser read '%s', which the line scan did "
-						 "not see: the file changed, or the parsers disagree",
-						 strbuf_str(&sb));
+				r = df_diags_add(
+					diags, DF_ERROR, 0,
+					"iniparser read '%s', which the line scan did "
+					"not see: the file changed, or the parsers disagree",
+					strbuf_str(&sb));
 			break;
 		}
 		seen++;

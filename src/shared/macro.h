@@ -32,11 +32,11 @@ static inline bool streq(const char *a, const char *b)
 }
 
 /* Hand a pointer over to the caller: the cleanup attribute then frees nothing. */
-#define TAKE_PTR(p)                                                                                \
-	({                                                                                         \
-		__typeof__(p) _p = (p);                                                            \
-		(p) = NULL;                                                                        \
-		_p;                                                                                \
+#define TAKE_PTR(p)                     \
+	({                              \
+		__typeof__(p) _p = (p); \
+		(p) = NULL;             \
+		_p;                     \
 	})
 
 #endif

@@ -22,7 +22,10 @@ struct strmap {
 	size_t count;
 };
 
-#define STRMAP_INIT { NULL, 0, 0 }
+#define STRMAP_INIT        \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 uint32_t strmap_hash(const char *key);
 /* Insert @key, or return -EEXIST with *@old (if given) set to the value present. */

@@ -70,8 +70,8 @@ int ctl_usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static void log_stderr(void *data, int priority, const char *file, int line, const char *fn,
-		       const char *format, va_list args)
+_printf_(6, 0) static void log_stderr(void *data, int priority, const char *file, int line,
+				      const char *fn, const char *format, va_list args)
 {
 	fputs("drvfilterctl: ", stderr);
 	vfprintf(stderr, format, args);
@@ -81,14 +81,17 @@ static void log_stderr(void *data, int priority, const char *file, int line, con
 /* <0 error (exit code negated), 0 done (after --help), 1 go on. */
 static int parse_argv(int argc, char **argv)
 {
-	enum { ARG_SYSROOT = 0x100, ARG_JSON };
+	enum {
+		ARG_SYSROOT = 0x100,
+		ARG_JSON
+	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "sysroot", required_argument, NULL, ARG_SYSROOT },
 		{ "json", optional_argument, NULL, ARG_JSON },
-		{}
+		{},
 	};
 	int c;
 

@@ -40,8 +40,8 @@ static const struct decide_case cases[] = {
 	  "[allow] pci = e1000", 2 },
 	{ "[deny]\npci = e1000\n[allow]\npci = e1000\n", "pci", "e1000", true,
 	  "[allow] pci = e1000", 4 },
-	{ "[allow]\npci = e1000\n[deny]\npci = ALL\n", "pci", "e1000", true,
-	  "[allow] pci = e1000", 2 },
+	{ "[allow]\npci = e1000\n[deny]\npci = ALL\n", "pci", "e1000", true, "[allow] pci = e1000",
+	  2 },
 	{ "[allow]\npci = e1000\n[deny]\npci = ALL\n", "pci", "e100", false, "[deny] pci = ALL",
 	  4 },
 	/* ALL as the key */
@@ -62,8 +62,7 @@ static const struct decide_case cases[] = {
 	{ "[deny]\nPCI = e1000\n", "pci", "e1000", false, "[deny] pci = e1000", 2 },
 	{ "[deny]\npci = e1000\n", "PCI", "e1000", false, "[deny] pci = e1000", 2 },
 	/* driver names do not */
-	{ "[deny]\npci = E1000\n", "pci", "e1000", true, "[filter] default = allow (implicit)",
-	  0 },
+	{ "[deny]\npci = E1000\n", "pci", "e1000", true, "[filter] default = allow (implicit)", 0 },
 	/* globs, and the most specific rule wins the report */
 	{ "[filter]\ndefault = deny\n[allow]\npci = virtio*, e1?00\n", "pci", "virtio-pci", true,
 	  "[allow] pci = virtio*", 4 },

@@ -42,9 +42,9 @@ START_TEST(test_missing)
 {
 	char msg[256];
 
-	ck_assert_int_eq(load_path("/nonexistent/drvfilter.conf", DF_LOAD_ANY_OWNER, msg,
-				   sizeof(msg)),
-			 -ENOENT);
+	ck_assert_int_eq(
+		load_path("/nonexistent/drvfilter.conf", DF_LOAD_ANY_OWNER, msg, sizeof(msg)),
+		-ENOENT);
 	ck_assert_str_eq(msg, "0: cannot open: No such file or directory");
 }
 END_TEST
@@ -171,8 +171,7 @@ START_TEST(test_warnings)
 	assert_warnings("[filter]\ndefault = deny\n", NULL, 0);
 	assert_warnings("[allow]\npci = e1000\n\n[deny]\npci = e1000, e100\n", both, 1);
 	assert_warnings("[allow]\npci = e1*\n[deny]\npci = e1000\n", glob_both, 1);
-	assert_warnings("[allow]\npci = ALL\nALL = ALL\n[deny]\npci = e1000\nALL = e*\n", never,
-			2);
+	assert_warnings("[allow]\npci = ALL\nALL = ALL\n[deny]\npci = e1000\nALL = e*\n", never, 2);
 	assert_warnings("[deny]\npci = e1000, e100, e1000\n", twice, 1);
 	/* The intended pattern: deny a bus, allow one of its drivers. */
 	assert_warnings("[allow]\npci = virtio-pci\n[deny]\npci = ALL\nALL = e1000\n", NULL, 0);

@@ -44,11 +44,11 @@ END_TEST
 
 START_TEST(test_driver_names)
 {
-	static const char *const good[] = { "e1000", "virtio-pci", "i8042 kbd", "8250_pnp",
-					    "Fixed MDIO bus", "e1*", "a.b+c" };
-	static const char *const bad[] = { "", "a/b", "a:b", "a;b", "a,b", "a\"b", "a'b", "a=b",
-					   "a#b", "a\\b", "a[b]", "a\tb", "a\nb", " lead",
-					   "trail ", "caf\xc3\xa9", "..", "." };
+	static const char *const good[] = { "e1000",	      "virtio-pci", "i8042 kbd", "8250_pnp",
+					    "Fixed MDIO bus", "e1*",	    "a.b+c" };
+	static const char *const bad[] = { "",	   "a/b",   "a:b",    "a;b",	     "a,b",  "a\"b",
+					   "a'b",  "a=b",   "a#b",    "a\\b",	     "a[b]", "a\tb",
+					   "a\nb", " lead", "trail ", "caf\xc3\xa9", "..",   "." };
 	char longname[300];
 	const char *why;
 
@@ -120,9 +120,10 @@ START_TEST(test_utf8)
 	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xc3\xa9", 2), 2);
 	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xe2\x82\xac", 3), 3);
 	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 4), 4);
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xc3", 1), 0);     /* cut */
+	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xc3", 1), 0); /* cut */
 	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xc0\xaf", 2), 0); /* overlong */
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xed\xa0\x80", 3), 0); /* surrogate */
+	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xed\xa0\x80", 3),
+			  0); /* surrogate */
 	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xf4\x90\x80\x80", 4), 0);
 	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xe9", 1), 0); /* Latin-1 */
 }

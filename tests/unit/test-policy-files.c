@@ -87,8 +87,7 @@ START_TEST(test_bad)
 			first = &d.items[i];
 	ck_assert_ptr_nonnull(first);
 	if (first->line)
-		snprintf(got, sizeof(got), "%s:%u: error: %s", d.file, first->line,
-			 first->message);
+		snprintf(got, sizeof(got), "%s:%u: error: %s", d.file, first->line, first->message);
 	else
 		snprintf(got, sizeof(got), "%s: error: %s", d.file, first->message);
 	ck_assert_str_eq(got, expected);
