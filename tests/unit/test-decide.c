@@ -4,9 +4,12 @@
  * rules, ALL on either side, globs, the case of keys, spaces in names, the
  * same driver in both lists, and which rule is reported.
  */
+#include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "macro.h"
 #include "testutil.h"
 
 struct decide_case {
@@ -149,6 +152,139 @@ START_TEST(test_decide_long_bus)
 }
 END_TEST
 
+/*
+ * Generated policies against a reference that reads DESIGN.md literally: scan
+ * every entry, match names with libc's fnmatch(), allow before deny before the
+ * default. It shares no code with the library, so the parser, the compiled
+ * tables and the matcher are all checked at once.
+ */
+static const char *const gen_buses[] = { "pci", "usb", "virtio", "pnp", "ALL" };
+static const char *const gen_names[] = { "e1000",     "e1000e",	 "e100", "virtio_net", "virtio-pci",
+					 "i8042 kbd", "usbhid",	 "e1*",	 "e1?00",      "virtio*",
+					 "*",	      "i8042 *", "ALL" };
+static const char *const gen_drivers[] = { "e1000",	 "e1000e",    "e100",	"virtio_net",
+					   "virtio-pci", "i8042 kbd", "usbhid", "i8042" };
+
+struct gen_entry {
+	bool allow;
+	int bus;
+	int names[3];
+	int nnames;
+};
+
+static bool ref_matches(const struct gen_entry *e, const char *bus, const char *driver)
+{
+	if (!streq(gen_buses[e->bus], "ALL") && !streq(gen_buses[e->bus], bus))
+		return false;
+	for (int i = 0; i < e->nnames; i++) {
+		const char *n = gen_names[e->names[i]];
+
+		if (streq(n, "ALL") || fnmatch(n, driver, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+static unsigned rnd(unsigned *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return (*state >> 16) & 0x7fff;
+}
+
+START_TEST(test_decide_generated)
+{
+	unsigned seed = 20261203u + (unsigned)_i;
+
+	for (int round = 0; round < 50; round++) {
+		struct gen_entry entries[10];
+		int nentries = 0, def = (int)(rnd(&seed) % 3); /* unset, allow, deny */
+		bool used[2][5] = { { false } };
+		char text[4096];
+		size_t len = 0;
+		struct df_policy *p;
+
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s",
+					def == 0   ? ""
+					: def == 1 ? "[filter]\ndefault = allow\n"
+						   : "[filter]\ndefault = deny\n");
+		for (int sec = 0; sec < 2; sec++) {
+			int n = (int)(rnd(&seed) % 4);
+
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "[%s]\n",
+						sec == 0 ? "allow" : "deny");
+			for (int k = 0; k < n; k++) {
+				struct gen_entry *e = &entries[nentries];
+				int bus = (int)(rnd(&seed) % 5);
+
+				if (used[sec][bus])
+					continue;
+				used[sec][bus] = true;
+				*e = (struct gen_entry){ .allow = sec == 0, .bus = bus };
+				e->nnames = 1 + (int)(rnd(&seed) % 3);
+				for (int j = 0; j < e->nnames; j++) {
+					int name;
+
+					do
+						name = (int)(rnd(&seed) % 13);
+					while (streq(gen_names[name], "ALL") && e->nnames > 1);
+					/* A name twice is only a warning; keep lists distinct. */
+					for (int m = 0; m < j; m++)
+						if (e->names[m] == name)
+							name = -1;
+					if (name < 0) {
+						e->nnames = j;
+						break;
+					}
+					e->names[j] = name;
+				}
+				len += (size_t)snprintf(text + len, sizeof(text) - len,
+							"%s = ", gen_buses[bus]);
+				for (int j = 0; j < e->nnames; j++)
+					len += (size_t)snprintf(text + len, sizeof(text) - len,
+								"%s%s", j ? ", " : "",
+								gen_names[e->names[j]]);
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "\n");
+				nentries++;
+			}
+		}
+		p = tu_load_ok(text);
+		for (int b = 0; b < 4; b++) {
+			for (size_t d = 0; d < sizeof(gen_drivers) / sizeof(gen_drivers[0]); d++) {
+				const char *bus = gen_buses[b], *drv = gen_drivers[d];
+				bool expect = def != 2, allowed = false, denied = false;
+				struct df_verdict v;
+
+				for (int k = 0; k < nentries; k++) {
+					if (!ref_matches(&entries[k], bus, drv))
+						continue;
+					if (entries[k].allow)
+						allowed = true;
+					else
+						denied = true;
+				}
+				if (allowed)
+					expect = true;
+				else if (denied)
+					expect = false;
+				df_policy_decide(p, bus, drv, &v);
+				ck_assert_msg(v.allowed == expect, "%s:%s: expected %s\n%s", bus,
+					      drv, expect ? "allowed" : "denied", text);
+				/* The reported rule is one that matches, in the list that decided. */
+				if (v.rule->section != DF_SECTION_FILTER) {
+					ck_assert(v.rule->section ==
+						  (v.allowed ? DF_SECTION_ALLOW : DF_SECTION_DENY));
+					ck_assert(streq(v.rule->key, "ALL") ||
+						  streq(v.rule->key, bus));
+					ck_assert(streq(v.rule->name, "ALL") ||
+						  fnmatch(v.rule->name, drv, 0) == 0);
+				}
+			}
+		}
+		df_policy_free(p);
+	}
+}
+END_TEST
+
 static Suite *decide_suite(void)
 {
 	Suite *s = suite_create("decide");
@@ -157,6 +293,9 @@ static Suite *decide_suite(void)
 	tcase_add_loop_test(tc, test_decide_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_decide_settings);
 	tcase_add_test(tc, test_decide_long_bus);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("generated");
+	tcase_add_loop_test(tc, test_decide_generated, 0, 20);
 	suite_add_tcase(s, tc);
 	return s;
 }
