@@ -13,8 +13,6 @@ _printf_(6, 7) void df_log(const struct df_ctx *ctx, int priority, const char *f
 			   const char *fn, const char *format, ...);
 
 #define df_log_cond(ctx, prio, ...) df_log(ctx, prio, __FILE__, __LINE__, __func__, __VA_ARGS__)
-#define df_err(ctx, ...) df_log_cond(ctx, LOG_ERR, __VA_ARGS__)
-#define df_info(ctx, ...) df_log_cond(ctx, LOG_INFO, __VA_ARGS__)
 #define df_dbg(ctx, ...) df_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
 
 _printf_(4, 5) int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line,

@@ -11,7 +11,6 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define _printf_(fmt, args) __attribute__((format(printf, fmt, args)))
 #define _cleanup_(f) __attribute__((cleanup(f)))
-#define _unused_ __attribute__((unused))
 
 static inline void freep(void *p)
 {

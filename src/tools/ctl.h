@@ -13,7 +13,6 @@ enum {
 	EXIT_FINE = 0,
 	EXIT_ERROR = 1,
 	EXIT_USAGE = 2,
-	EXIT_VIOLATION = 3,
 };
 
 enum json_format {
