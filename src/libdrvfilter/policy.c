@@ -20,7 +20,6 @@
 #include "suggest.h"
 
 static const char *const sections[] = { "allow", "deny", "filter" };
-static const char *const filter_keys[] = { "default", "bound", "mode", "lock" };
 
 static int read_file(const char *path, unsigned flags, struct df_diags *diags, char **ret,
 		     size_t *retlen)
@@ -211,6 +210,7 @@ static void apply_filter_setting(struct df_policy *p, size_t setting, int word, 
 static int load_filter_key(struct df_policy *p, const char *key, const char *val, unsigned line,
 			   struct df_diags *diags)
 {
+	const char *keys[ARRAY_SIZE(filter_settings)];
 	struct strbuf sb = STRBUF_INIT;
 	char h[128];
 	int r;
@@ -219,6 +219,7 @@ static int load_filter_key(struct df_policy *p, const char *key, const char *val
 		const struct filter_setting *f = &filter_settings[i];
 		int word;
 
+		keys[i] = f->key;
 		if (!streq(key, f->key))
 			continue;
 		word = index_of(val, f->words, f->nwords);
@@ -235,9 +236,9 @@ static int load_filter_key(struct df_policy *p, const char *key, const char *val
 	}
 	r = escaped(&sb, key);
 	if (r >= 0)
-		r = df_diags_add(
-			diags, DF_ERROR, line, "unknown key '%s' in [filter]%s", strbuf_str(&sb),
-			hint(h, sizeof(h), key, filter_keys, ARRAY_SIZE(filter_keys), "'", "'"));
+		r = df_diags_add(diags, DF_ERROR, line, "unknown key '%s' in [filter]%s",
+				 strbuf_str(&sb),
+				 hint(h, sizeof(h), key, keys, ARRAY_SIZE(keys), "'", "'"));
 	strbuf_release(&sb);
 	return r;
 }
