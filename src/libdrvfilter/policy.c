@@ -113,12 +113,11 @@ _printf_(1, 2) static int ini_error(const char *fmt, ...)
 }
 
 /*
- * Give iniparser exactly the bytes that were scanned, through a memfd, so a
- * file replaced between the two reads cannot slip past the scan. Without
- * memfd or /proc, read the path again: the cross-check still catches a change
- * in sections and keys.
+ * Give iniparser exactly the bytes that were scanned, through a memfd: reading
+ * the path again would let a file replaced in between skip the scan's checks.
+ * Without memfd or /proc there is no such route, and the load fails (closed).
  */
-static dictionary *ini_load_bytes(struct df_ctx *ctx, const char *buf, size_t len, const char *path)
+static dictionary *ini_load_bytes(const char *buf, size_t len, int *err)
 {
 	_cleanup_close_ int fd = memfd_create("drvfilter-policy", MFD_CLOEXEC);
 	char proc[64];
@@ -129,16 +128,16 @@ static dictionary *ini_load_bytes(struct df_ctx *ctx, const char *buf, size_t le
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0)
 			break;
 		done += (size_t)n;
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if (fd < 0 || done < len || access(proc, R_OK) < 0) {
-		df_dbg(ctx, "memfd unusable (%s), iniparser reads '%s' again", strerror(errno),
-		       path);
-		return iniparser_load(path);
+		*err = errno ? errno : EIO;
+		return NULL;
 	}
+	*err = 0;
 	return iniparser_load(proc);
 }
 
@@ -450,7 +449,7 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 	struct df_lex lex = { 0 };
 	dictionary *d = NULL;
 	size_t len, errors;
-	int r;
+	int r, err;
 
 	free(diags->file);
 	diags->file = strdup(path);
@@ -467,7 +466,14 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 
 	strbuf_release(&ini_errors);
 	iniparser_set_error_callback(ini_error);
-	d = ini_load_bytes(ctx, buf, len, path);
+	d = ini_load_bytes(buf, len, &err);
+	if (!d && err) {
+		r = df_diags_add(diags, DF_ERROR, 0,
+				 "cannot hand the policy to iniparser through a memfd (is /proc "
+				 "mounted?): %s",
+				 strerror(err));
+		goto out;
+	}
 	if (!d) {
 		r = df_diags_add(diags, DF_ERROR, 0, "iniparser cannot parse it: %s",
 				 ini_errors.len ? ini_errors.s : "out of memory");
