@@ -173,6 +173,22 @@ static int lex_logical_line(struct df_lex *lex, const char *s, size_t n, unsigne
 	return lex_add(lex, id, line, diags);
 }
 
+/* Whether an unquoted value in @s (@n bytes) holds ';' or '#': all after it is comment. */
+static bool comment_in_value(const char *s, size_t n)
+{
+	const char *eq = memchr(s, '=', n), *v;
+	size_t vl;
+
+	if (!eq)
+		return false;
+	v = eq + 1;
+	vl = n - (size_t)(v - s);
+	strip(&v, &vl);
+	if (vl > 0 && (v[0] == '"' || v[0] == '\''))
+		return false;
+	return memchr(v, ';', vl) || memchr(v, '#', vl);
+}
+
 /* Bytes iniparser would misread, and bytes no policy has a use for. */
 static int lex_check_bytes(const char *s, size_t n, unsigned line, struct df_diags *diags)
 {
@@ -225,8 +241,25 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 			joining = false;
 			continue;
 		}
-		if (!joining)
+		if (!joining) {
 			start = line;
+		} else {
+			const char *c = s;
+			size_t cl = n;
+
+			/* Joined on, a comment turns everything after it into comment. */
+			strip(&c, &cl);
+			if (cl > 0 && (c[0] == '#' || c[0] == ';')) {
+				r = df_diags_add(
+					diags, DF_ERROR, line,
+					"comment inside a continued line: the parser would "
+					"drop the rest of the line started at line %u",
+					start);
+				strbuf_release(&logical);
+				joining = false;
+				continue;
+			}
+		}
 		r = strbuf_appendn(&logical, s, n);
 		if (r < 0)
 			break;
@@ -243,6 +276,14 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 				r = df_diags_add(diags, DF_ERROR, start,
 						 "comment ends with a backslash: the parser would "
 						 "join the next line into the comment");
+				strbuf_release(&logical);
+				joining = false;
+				continue;
+			}
+			if (comment_in_value(logical.s, t - 1)) {
+				r = df_diags_add(diags, DF_ERROR, start,
+						 "comment before a line continuation: the parser "
+						 "would drop the continued text");
 				strbuf_release(&logical);
 				joining = false;
 				continue;
