@@ -7,7 +7,7 @@
 #include "macro.h"
 #include "strbuf.h"
 
-/* Split "bus:driver" in place; a usage error when either part is not a valid name. */
+/* Split "bus:driver" in place (the colon becomes NUL); a usage error for an invalid name. */
 static int parse_subject(char *arg, const char **bus, const char **driver)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -30,7 +30,6 @@ static int parse_subject(char *arg, const char **bus, const char **driver)
 		(void)strbuf_append_escaped(&sb, *driver);
 		r = ctl_usage_error("invalid driver name '%s': it %s", strbuf_str(&sb), why);
 	}
-	*colon = ':';
 out:
 	strbuf_release(&sb);
 	return r;
@@ -57,15 +56,14 @@ static void json_rule(struct json *j, const struct df_rule *r)
 
 int verb_explain(int argc, char **argv)
 {
+	const char *buses[argc], *drivers[argc];
 	struct df_policy *p = NULL;
 	struct json j;
 	int r;
 
 	/* Every argument is checked before anything is printed. */
 	for (int i = 1; i < argc; i++) {
-		const char *bus, *driver;
-
-		r = parse_subject(argv[i], &bus, &driver);
+		r = parse_subject(argv[i], &buses[i], &drivers[i]);
 		if (r)
 			return r;
 	}
@@ -77,18 +75,16 @@ int verb_explain(int argc, char **argv)
 		json_array_begin(&j);
 	}
 	for (int i = 1; i < argc; i++) {
-		char *colon = strchr(argv[i], ':');
 		_cleanup_free_ char *rule = NULL;
 		struct df_verdict v;
 
-		*colon = '\0';
-		df_policy_decide(p, argv[i], colon + 1, &v);
+		df_policy_decide(p, buses[i], drivers[i], &v);
 		if (arg_json) {
 			json_object_begin(&j);
 			json_key(&j, "bus");
-			json_string(&j, argv[i]);
+			json_string(&j, buses[i]);
 			json_key(&j, "driver");
-			json_string(&j, colon + 1);
+			json_string(&j, drivers[i]);
 			json_key(&j, "decision");
 			json_string(&j, v.allowed ? "allowed" : "denied");
 			json_key(&j, "rule");
@@ -102,7 +98,7 @@ int verb_explain(int argc, char **argv)
 			df_policy_free(p);
 			return EXIT_ERROR;
 		}
-		printf("%s:%s %s by %s\n", argv[i], colon + 1, v.allowed ? "allowed" : "denied",
+		printf("%s:%s %s by %s\n", buses[i], drivers[i], v.allowed ? "allowed" : "denied",
 		       rule);
 	}
 	if (arg_json) {
