@@ -235,12 +235,8 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 					 "line too long: %zu bytes, the parser reads at most %d", n,
 					 DF_INI_LINE_MAX);
 		}
-		if (diags->errors > before) {
-			/* A broken line ends any continuation: report the rest on their own. */
-			strbuf_release(&logical);
-			joining = false;
-			continue;
-		}
+		if (diags->errors > before)
+			goto drop;
 		if (!joining) {
 			start = line;
 		} else {
@@ -255,9 +251,7 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 					"comment inside a continued line: the parser would "
 					"drop the rest of the line started at line %u",
 					start);
-				strbuf_release(&logical);
-				joining = false;
-				continue;
+				goto drop;
 			}
 		}
 		r = strbuf_appendn(&logical, s, n);
@@ -276,17 +270,13 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 				r = df_diags_add(diags, DF_ERROR, start,
 						 "comment ends with a backslash: the parser would "
 						 "join the next line into the comment");
-				strbuf_release(&logical);
-				joining = false;
-				continue;
+				goto drop;
 			}
 			if (comment_in_value(logical.s, t - 1)) {
 				r = df_diags_add(diags, DF_ERROR, start,
 						 "comment before a line continuation: the parser "
 						 "would drop the continued text");
-				strbuf_release(&logical);
-				joining = false;
-				continue;
+				goto drop;
 			}
 			logical.len = t - 1;
 			logical.s[logical.len] = '\0';
@@ -303,6 +293,11 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 			r = lex_logical_line(lex, logical.s, logical.len, start, &section, diags);
 		}
 		strbuf_release(&logical);
+		continue;
+drop:
+		/* A broken line ends any continuation: report the rest on their own. */
+		strbuf_release(&logical);
+		joining = false;
 	}
 	if (r >= 0 && joining)
 		r = df_diags_add(diags, DF_ERROR, start,
