@@ -56,6 +56,44 @@ static int append_option(struct strbuf *sb, const struct df_policy *p, enum df_s
 	return r;
 }
 
+int df_policy_kernel_lists(const struct df_policy *p, char **allow, char **deny)
+{
+	struct strbuf sb[2] = { STRBUF_INIT, STRBUF_INIT };
+	int r = 0;
+
+	for (int k = 0; k < 2 && r >= 0; k++) {
+		enum df_section section = k ? DF_SECTION_DENY : DF_SECTION_ALLOW;
+		bool first = true;
+
+		if (section == DF_SECTION_DENY && !p->default_allows) {
+			r = strbuf_append(&sb[k], "ALL:ALL");
+			break;
+		}
+		for (size_t i = 0; i < p->nentries && r >= 0; i++) {
+			const struct df_entry *e = &p->entries[i];
+
+			if (e->section != section)
+				continue;
+			r = strbuf_appendf(&sb[k], "%s%s:", first ? "" : ";", e->key);
+			first = false;
+			for (size_t j = 0; j < e->nrules && r >= 0; j++)
+				r = strbuf_appendf(&sb[k], "%s%s", j ? "," : "", e->rules[j].name);
+		}
+	}
+	if (r >= 0) {
+		*allow = strbuf_steal(&sb[0]);
+		*deny = strbuf_steal(&sb[1]);
+		if (*allow && *deny)
+			return 0;
+		free(*allow);
+		free(*deny);
+		return -ENOMEM;
+	}
+	strbuf_release(&sb[0]);
+	strbuf_release(&sb[1]);
+	return r;
+}
+
 int df_policy_kernel_options(const struct df_policy *p, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;

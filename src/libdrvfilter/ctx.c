@@ -95,3 +95,14 @@ void df_log(const struct df_ctx *ctx, int priority, const char *file, int line, 
 	ctx->log_fn(ctx->log_data, priority, file, line, fn, format, ap);
 	va_end(ap);
 }
+
+void df_ctx_log(const struct df_ctx *ctx, int priority, const char *format, ...)
+{
+	va_list ap;
+
+	if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
+		return;
+	va_start(ap, format);
+	ctx->log_fn(ctx->log_data, priority, NULL, 0, NULL, format, ap);
+	va_end(ap);
+}

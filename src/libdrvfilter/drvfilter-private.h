@@ -3,6 +3,9 @@
 #ifndef DRVFILTER_PRIVATE_H
 #define DRVFILTER_PRIVATE_H
 
+#include <dirent.h>
+#include <limits.h>
+#include <sys/types.h>
 #include <syslog.h>
 
 #include "drvfilter.h"
@@ -78,6 +81,8 @@ struct df_policy {
 	enum df_bound bound;
 	enum df_mode mode;
 	bool lock;
+	bool fail_closed; /* not read from a file: see df_policy_new_fail_closed() */
+	char sha256[65]; /* of the bytes read; empty for a fail-closed policy */
 };
 
 int df_ruleset_add(struct df_ruleset *set, const struct df_rule *r, bool any_bus);
@@ -87,6 +92,44 @@ const struct df_rule *df_ruleset_match(const struct df_ruleset *set, const char 
 				       const char *driver);
 const struct df_rule *df_busrules_match(const struct df_busrules *br, const char *driver);
 bool df_name_is_glob(const char *name);
+
+/* ---- sysfs.c: paths under the sysroot, bounded reads, one-write writes ---- */
+
+/* 0 when a name read from the tree (a directory entry, a link's target) may be used in a path. */
+int df_sysfs_name_check(const char *name);
+/* A directory (absolute @path under the sysroot), as a file descriptor, or -errno. */
+int df_open_dir(const struct df_ctx *ctx, const char *path);
+int df_open_dir_at(int dirfd, const char *rel);
+/*
+ * Read a small file into @buf (@size bytes, NUL included) without its trailing
+ * newlines: the length, -EFBIG when it does not fit, -EBADMSG when it holds a
+ * NUL, or another -errno.
+ */
+ssize_t df_read_at(int dirfd, const char *rel, char *buf, size_t size);
+ssize_t df_read_file(const struct df_ctx *ctx, const char *path, char *buf, size_t size);
+/* Write @value with one write(2): 0, -EIO on a short write, or -errno. */
+int df_write_at(int dirfd, const char *rel, const char *value);
+/* The last component of a link's target, checked as df_sysfs_name_check() does. */
+int df_readlink_name_at(int dirfd, const char *rel, char *buf, size_t size);
+DIR *df_dir_open_at(int dirfd, const char *rel);
+/* 1 and the next entry other than "." and "..", 0 at the end, or -errno. */
+int df_dir_next(DIR *d, struct dirent **ret);
+bool df_entry_is_link(int dirfd, const struct dirent *de);
+bool df_entry_is_dir(int dirfd, const struct dirent *de);
+/* The kernel release: uname(2), or /proc/sys/kernel/osrelease under a sysroot. */
+int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size);
+
+/* ---- inventory.c: pieces the enforcement walk shares ---- */
+
+/* The bound devices of the driver directory @drvfd, sorted; unsafe names counted in @skipped. */
+int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
+			   size_t *skipped);
+/* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */
+int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin);
+
+/* enforce.c: @data into @dir/@name (under the sysroot) by temporary file and rename. */
+int df_write_file_atomic(const struct df_ctx *ctx, const char *dir, const char *name,
+			 const char *data, size_t len, mode_t mode);
 
 /* lint.c: warnings about rules that conflict or cannot match. */
 int df_policy_lint(const struct df_policy *p, struct df_diags *diags);

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* ---- context ---- */
 
@@ -30,6 +31,9 @@ struct df_ctx *df_ctx_unref(struct df_ctx *ctx);
 /* Default: no logging at all. Priorities are syslog's (LOG_ERR ... LOG_DEBUG). */
 void df_ctx_set_log_fn(struct df_ctx *ctx, df_log_fn fn, void *data);
 void df_ctx_set_log_priority(struct df_ctx *ctx, int priority);
+/* Log through the context's function, as the library does. */
+__attribute__((format(printf, 3, 4))) void df_ctx_log(const struct df_ctx *ctx, int priority,
+						      const char *format, ...);
 /* NULL for the running system. */
 const char *df_ctx_get_sysroot(const struct df_ctx *ctx);
 /* @path (absolute) under the context's sysroot, as a new string; NULL when out of memory. */
@@ -121,8 +125,16 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 /* Warnings that need the machine: buses the policy names that this system lacks. */
 int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags);
 struct df_policy *df_policy_free(struct df_policy *p);
+/*
+ * What boot enforces when the policy at @path cannot be read or is invalid:
+ * every driver denied, devices bound now left bound (bound = keep), locked.
+ */
+int df_policy_new_fail_closed(const char *path, struct df_policy **ret);
 
 const char *df_policy_path(const struct df_policy *p);
+/* The SHA-256 of the file's bytes as read, in hex; "" for a fail-closed policy. */
+const char *df_policy_sha256(const struct df_policy *p);
+bool df_policy_fail_closed(const struct df_policy *p);
 bool df_policy_default_allows(const struct df_policy *p);
 enum df_bound df_policy_bound(const struct df_policy *p);
 enum df_mode df_policy_mode(const struct df_policy *p);
@@ -152,5 +164,181 @@ char *df_rule_describe(const struct df_rule *r);
  * line (the string is still returned, so the caller can say how long it is).
  */
 int df_policy_kernel_options(const struct df_policy *p, char **ret);
+/*
+ * The two lists as /sys/kernel/driver_filter/{allow,deny} take them: the boot
+ * options' values, unquoted ("" for an empty list).
+ */
+int df_policy_kernel_lists(const struct df_policy *p, char **allow, char **deny);
+
+/* ---- inventory: what /sys says about buses, drivers and devices ---- */
+
+struct df_device {
+	char *name; /* as in /sys/bus/B/devices */
+	char *driver; /* NULL: not bound */
+	char *modalias; /* NULL: none */
+	char *label; /* "vendor model" from the hwdb, or NULL */
+	char **candidates; /* modules whose aliases match @modalias (unbound devices) */
+	size_t ncandidates;
+};
+
+struct df_driver {
+	char *name;
+	char *module; /* the module it belongs to, or NULL when nothing names one */
+	bool builtin; /* built into the kernel image (cannot be blacklisted) */
+	int allowed; /* the kernel's allowed attribute: 0, 1, or -1 when absent */
+	char **devices; /* bound devices, sorted */
+	size_t ndevices;
+};
+
+struct df_bus {
+	char *name;
+	struct df_driver *drivers; /* sorted by name */
+	size_t ndrivers;
+	struct df_device *devices; /* sorted by name */
+	size_t ndevices;
+};
+
+struct df_inventory {
+	struct df_bus *buses; /* sorted by name */
+	size_t nbuses;
+	bool kernel_filter; /* /sys/kernel/driver_filter exists: the patched kernel */
+	int locked; /* its locked attribute: 0, 1, or -1 when absent */
+	size_t skipped; /* entries left out: unreadable, or with names not safe to use */
+};
+
+/* Also list every device of every bus, with its modalias. */
+#define DF_INV_DEVICES (1u << 0)
+
+int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **ret);
+struct df_inventory *df_inventory_free(struct df_inventory *inv);
+const struct df_bus *df_inventory_bus(const struct df_inventory *inv, const char *name);
+const struct df_driver *df_bus_driver(const struct df_bus *bus, const char *name);
+
+/* ---- modules: libkmod's aliases, and the fallback blacklist ---- */
+
+struct df_modules;
+
+/* The modules of the running kernel (/lib/modules/RELEASE under the sysroot); -ENOENT without. */
+int df_modules_open(struct df_ctx *ctx, struct df_modules **ret);
+struct df_modules *df_modules_free(struct df_modules *m);
+/* The modules whose aliases match @modalias. */
+int df_modules_lookup(struct df_modules *m, const char *modalias, char ***ret, size_t *ret_n);
+/*
+ * Decide for a module not loaded yet, taken to provide a driver of its own
+ * name on @bus: allowed when that name, or the name with '-' for '_', is.
+ */
+int df_module_decide(const struct df_policy *p, const char *bus, const char *module,
+		     struct df_verdict *v);
+/*
+ * The modules to blacklist in fallback mode, sorted: those providing a denied
+ * driver and no allowed one, judged by the exact drivers of loaded modules and
+ * by name on their alias buses for the others. Modules without device aliases
+ * are never listed.
+ */
+int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
+			 size_t *ret_n);
+
+/* ---- enforcement: what drvfilter-apply and `drvfilterctl apply` do ---- */
+
+enum df_action_kind {
+	DF_ACT_KERNEL_LIST, /* /sys/kernel/driver_filter/{allow,deny} written */
+	DF_ACT_ALLOWED, /* a driver's allowed attribute written */
+	DF_ACT_UNBIND, /* a device detached from a denied driver */
+	DF_ACT_KEEP, /* a device left on a denied driver (bound = keep): a violation */
+	DF_ACT_BLACKLIST, /* a module blacklisted in /run/modprobe.d */
+	DF_ACT_LOCK, /* the kernel policy locked */
+	DF_ACT_CHECK, /* locked already: the kernel's bit compared with the policy */
+};
+
+struct df_action {
+	enum df_action_kind kind;
+	char *bus; /* NULL when not about a bus */
+	char *driver; /* driver, module (blacklist), or the list's name (kernel list) */
+	char *device; /* NULL when not about a device */
+	char *value; /* what was written, or NULL */
+	int error; /* 0, or the negative errno the action failed with */
+};
+
+struct df_counts {
+	size_t drivers; /* drivers seen */
+	size_t allowed; /* of which allowed */
+	size_t denied; /* of which denied */
+	size_t unbound; /* devices detached */
+	size_t kept; /* devices left on denied drivers */
+	size_t blacklisted; /* modules */
+	size_t errors; /* actions that failed, and things that could not be read */
+};
+
+struct df_report {
+	enum df_mode mode; /* DF_MODE_KERNEL or DF_MODE_FALLBACK */
+	bool dry_run;
+	bool override; /* drvfilter=off: nothing was enforced */
+	bool fail_closed;
+	bool locked; /* the kernel policy is locked now */
+	char *policy_path;
+	char *policy_sha256; /* "" when fail-closed */
+	long long started_usec; /* CLOCK_REALTIME */
+	long long duration_usec; /* CLOCK_MONOTONIC */
+	struct df_counts counts;
+	struct df_action *actions; /* in the order they were done */
+	size_t nactions;
+	size_t capactions;
+};
+
+#define DF_APPLY_DRY_RUN (1u << 0)
+/* Honour drvfilter=off on /proc/cmdline (the boot helper does; an explicit apply too). */
+#define DF_APPLY_OVERRIDE_OK (1u << 1)
+
+/*
+ * Enforce @p now: kernel mode when /sys/kernel/driver_filter exists (or the
+ * policy demands it), else fallback. Every action is logged at LOG_NOTICE and
+ * recorded; a failed action is counted and the rest still done. Returns 0 when
+ * every action succeeded, -EIO when some failed (the report says which), or
+ * another negative errno when nothing could be done.
+ */
+int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_report **ret);
+/*
+ * Handle the udev event in the environment: a driver that registered
+ * (ACTION=add, SUBSYSTEM=drivers, DEVPATH=/bus/B/drivers/D) is enforced as
+ * df_apply() would; a device that bound (ACTION=bind, SUBSYSTEM=B, DRIVER=D)
+ * to a denied driver is unbound at once. Other events do nothing.
+ */
+int df_apply_udev(struct df_ctx *ctx, const struct df_policy *p, unsigned flags,
+		  struct df_report **ret);
+struct df_report *df_report_free(struct df_report *rep);
+const char *df_mode_name(enum df_mode mode);
+const char *df_action_name(enum df_action_kind kind);
+/* 1 when the kernel command line (under the sysroot) holds drvfilter=off, else 0 or -errno. */
+int df_cmdline_override(struct df_ctx *ctx);
+
+/* ---- state: /run/drvfilter/state.json ---- */
+
+#define DF_STATE_VERSION 1
+#define DF_STATE_SIZE_MAX (16 * 1024 * 1024)
+
+/* What `status` needs from the state file. */
+struct df_state {
+	const char *mode; /* "kernel" or "fallback" (static) */
+	bool mode_kernel;
+	bool override;
+	bool fail_closed;
+	bool dry_run;
+	char *policy_path;
+	char *policy_sha256;
+	long long applied_usec;
+	long long duration_usec;
+	long long errors;
+};
+
+/* The report as JSON (the state file's format). */
+void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty);
+/* Write the report as the state file, atomically. */
+int df_state_write(struct df_ctx *ctx, const struct df_report *rep);
+/*
+ * Read the state file: 0, -ENOENT when there is none, -EBADMSG when it is
+ * corrupt or of another version (why in @why), another -errno.
+ */
+int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize);
+void df_state_release(struct df_state *st);
 
 #endif

@@ -132,6 +132,8 @@ char *df_rule_describe(const struct df_rule *r)
 	};
 	char *s;
 
+	if (r->section == DF_SECTION_FILTER && streq(r->key, "fail-closed"))
+		return strdup("fail closed: the policy is not valid");
 	if (asprintf(&s, "[%s] %s = %s%s", sections[r->section], r->key, r->name,
 		     r->line == 0 ? " (implicit)" : "") < 0)
 		return NULL;

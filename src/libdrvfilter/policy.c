@@ -16,6 +16,7 @@
 #include <iniparser.h>
 
 #include "drvfilter-private.h"
+#include "sha256.h"
 #include "strbuf.h"
 #include "suggest.h"
 
@@ -485,6 +486,7 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 		r = -ENOMEM;
 		goto out;
 	}
+	sha256_hex(buf, len, p->sha256);
 	r = load_dictionary(p, d, &lex, diags);
 	if (r < 0 || diags->errors > errors)
 		goto out;
@@ -530,9 +532,40 @@ struct df_policy *df_policy_free(struct df_policy *p)
 	return NULL;
 }
 
+int df_policy_new_fail_closed(const char *path, struct df_policy **ret)
+{
+	struct df_policy *p = policy_new(path);
+
+	if (!p)
+		return -ENOMEM;
+	/*
+	 * Every driver is denied, but what is bound already stays bound (a guest
+	 * that loses its disk and console cannot even report the problem), and the
+	 * kernel's copy is locked so that nothing later can loosen it.
+	 */
+	p->fail_closed = true;
+	p->default_allows = false;
+	p->default_rule.key = "fail-closed";
+	p->default_rule.name = "deny";
+	p->bound = DF_BOUND_KEEP;
+	p->lock = true;
+	*ret = p;
+	return 0;
+}
+
 const char *df_policy_path(const struct df_policy *p)
 {
 	return p->path;
+}
+
+const char *df_policy_sha256(const struct df_policy *p)
+{
+	return p->sha256;
+}
+
+bool df_policy_fail_closed(const struct df_policy *p)
+{
+	return p->fail_closed;
 }
 
 bool df_policy_default_allows(const struct df_policy *p)

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The inventory: buses from /sys/bus, their drivers with module, kernel
+ * "allowed" bit and bound devices, and (on request) their devices with driver
+ * and modalias. Names that are not safe to put in a path are skipped and
+ * counted, never used.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "drvfilter-private.h"
+
+/* Link names in a driver directory that are not bound devices. */
+static bool is_driver_attribute_link(const char *name)
+{
+	return streq(name, "module");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_driver(const void *a, const void *b)
+{
+	return strcmp(((const struct df_driver *)a)->name, ((const struct df_driver *)b)->name);
+}
+
+static int cmp_device(const void *a, const void *b)
+{
+	return strcmp(((const struct df_device *)a)->name, ((const struct df_device *)b)->name);
+}
+
+static int cmp_bus(const void *a, const void *b)
+{
+	return strcmp(((const struct df_bus *)a)->name, ((const struct df_bus *)b)->name);
+}
+
+/* Grow @*array of @size-byte items to hold one more than @*n. */
+static void *grow(void **array, size_t *cap, size_t n, size_t size)
+{
+	if (n == *cap) {
+		size_t c = *cap ? *cap * 2 : 8;
+		void *a = reallocarray(*array, c, size);
+
+		if (!a)
+			return NULL;
+		*array = a;
+		*cap = c;
+	}
+	return (char *)*array + n * size;
+}
+
+int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
+			   size_t *skipped)
+{
+	DIR *d = df_dir_open_at(drvfd, ".");
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int r;
+
+	if (!d)
+		return -errno;
+	while ((r = df_dir_next(d, &de)) > 0) {
+		char **slot;
+
+		if (!df_entry_is_link(dirfd(d), de) || is_driver_attribute_link(de->d_name))
+			continue;
+		if (df_sysfs_name_check(de->d_name) < 0) {
+			df_log_cond(ctx, LOG_WARNING,
+				    "skipping a bound device whose name is not safe");
+			(*skipped)++;
+			continue;
+		}
+		slot = grow((void **)&names, &cap, n, sizeof(*names));
+		if (!slot || !(*slot = strdup(de->d_name))) {
+			r = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (r < 0) {
+		while (n > 0)
+			free(names[--n]);
+		free(names);
+		return r;
+	}
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_str);
+	*ret = names;
+	*ret_n = n;
+	return 0;
+}
+
+int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin)
+{
+	_cleanup_free_ char *path = NULL, *full = NULL;
+	int r;
+
+	r = df_readlink_name_at(drvfd, "module", buf, size);
+	if (r == -ENOENT) {
+		/* Loadable modules always get the link: without one, it is built in. */
+		*builtin = true;
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	/* /sys/module/M/initstate exists for loadable modules only. */
+	if (asprintf(&path, "/sys/module/%s/initstate", buf) < 0)
+		return -ENOMEM;
+	full = df_ctx_path(ctx, path);
+	if (!full)
+		return -ENOMEM;
+	*builtin = access(full, F_OK) < 0 && errno == ENOENT;
+	return 1;
+}
+
+static void driver_release(struct df_driver *drv)
+{
+	free(drv->name);
+	free(drv->module);
+	for (size_t i = 0; i < drv->ndevices; i++)
+		free(drv->devices[i]);
+	free(drv->devices);
+}
+
+static void device_release(struct df_device *dev)
+{
+	free(dev->name);
+	free(dev->driver);
+	free(dev->modalias);
+	free(dev->label);
+	for (size_t i = 0; i < dev->ncandidates; i++)
+		free(dev->candidates[i]);
+	free(dev->candidates);
+}
+
+static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, struct df_driver *drv,
+		       size_t *skipped)
+{
+	_cleanup_close_ int fd = df_open_dir_at(driversfd, name);
+	char buf[DF_NAME_MAX + 1];
+	int r;
+
+	if (fd < 0)
+		return fd;
+	drv->name = strdup(name);
+	if (!drv->name)
+		return -ENOMEM;
+	r = df_driver_module(ctx, fd, buf, sizeof(buf), &drv->builtin);
+	if (r > 0 && !(drv->module = strdup(buf)))
+		return -ENOMEM;
+	if (r < 0)
+		df_log_cond(ctx, LOG_WARNING, "cannot read the module link of driver %s: %s", name,
+			    strerror(-r));
+	if (df_read_at(fd, "allowed", buf, sizeof(buf)) >= 0 &&
+	    (streq(buf, "0") || streq(buf, "1")))
+		drv->allowed = buf[0] - '0';
+	else
+		drv->allowed = -1;
+	r = df_driver_list_devices(ctx, fd, &drv->devices, &drv->ndevices, skipped);
+	if (r == -ENOMEM)
+		return r;
+	return 0;
+}
+
+static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_t *skipped)
+{
+	DIR *d = df_dir_open_at(busfd, "drivers");
+	struct dirent *de;
+	size_t cap = 0;
+	int r;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((r = df_dir_next(d, &de)) > 0) {
+		struct df_driver *drv;
+
+		if (!df_entry_is_dir(dirfd(d), de))
+			continue;
+		if (df_sysfs_name_check(de->d_name) < 0) {
+			df_log_cond(ctx, LOG_WARNING,
+				    "bus %s: skipping a driver whose name is not "
+				    "safe",
+				    bus->name);
+			(*skipped)++;
+			continue;
+		}
+		drv = grow((void **)&bus->drivers, &cap, bus->ndrivers, sizeof(*drv));
+		if (!drv) {
+			r = -ENOMEM;
+			break;
+		}
+		*drv = (struct df_driver){ 0 };
+		bus->ndrivers++;
+		r = load_driver(ctx, dirfd(d), de->d_name, drv, skipped);
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			df_log_cond(ctx, LOG_WARNING, "bus %s: cannot read driver %s: %s",
+				    bus->name, de->d_name, strerror(-r));
+			driver_release(drv);
+			bus->ndrivers--;
+			(*skipped)++;
+		}
+	}
+	closedir(d);
+	if (r < 0)
+		return r;
+	if (bus->ndrivers > 1)
+		qsort(bus->drivers, bus->ndrivers, sizeof(*bus->drivers), cmp_driver);
+	return 0;
+}
+
+static int load_device(struct df_ctx *ctx, int devicesfd, const char *name, struct df_device *dev)
+{
+	_cleanup_close_ int fd = df_open_dir_at(devicesfd, name);
+	char buf[4096];
+
+	if (fd < 0)
+		return fd;
+	dev->name = strdup(name);
+	if (!dev->name)
+		return -ENOMEM;
+	if (df_readlink_name_at(fd, "driver", buf, sizeof(buf)) >= 0 &&
+	    !(dev->driver = strdup(buf)))
+		return -ENOMEM;
+	/* Modaliases are printable ASCII; anything else is not looked up. */
+	if (df_read_at(fd, "modalias", buf, sizeof(buf)) > 0 && df_sysfs_name_check(buf) == 0 &&
+	    !(dev->modalias = strdup(buf)))
+		return -ENOMEM;
+	return 0;
+}
+
+static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_t *skipped)
+{
+	DIR *d = df_dir_open_at(busfd, "devices");
+	struct dirent *de;
+	size_t cap = 0;
+	int r;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((r = df_dir_next(d, &de)) > 0) {
+		struct df_device *dev;
+
+		if (df_sysfs_name_check(de->d_name) < 0) {
+			(*skipped)++;
+			continue;
+		}
+		dev = grow((void **)&bus->devices, &cap, bus->ndevices, sizeof(*dev));
+		if (!dev) {
+			r = -ENOMEM;
+			break;
+		}
+		*dev = (struct df_device){ 0 };
+		bus->ndevices++;
+		r = load_device(ctx, dirfd(d), de->d_name, dev);
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			device_release(dev);
+			bus->ndevices--;
+			(*skipped)++;
+		}
+	}
+	closedir(d);
+	if (r < 0)
+		return r;
+	if (bus->ndevices > 1)
+		qsort(bus->devices, bus->ndevices, sizeof(*bus->devices), cmp_device);
+	return 0;
+}
+
+int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **ret)
+{
+	struct df_inventory *inv = calloc(1, sizeof(*inv));
+	_cleanup_close_ int busesfd = -1;
+	char buf[16];
+	DIR *d = NULL;
+	struct dirent *de;
+	size_t cap = 0;
+	int r;
+
+	if (!inv)
+		return -ENOMEM;
+	inv->locked = -1;
+	{
+		_cleanup_close_ int kfd = df_open_dir(ctx, "/sys/kernel/driver_filter");
+
+		inv->kernel_filter = kfd >= 0;
+		if (kfd >= 0 && df_read_at(kfd, "locked", buf, sizeof(buf)) >= 0 &&
+		    (streq(buf, "0") || streq(buf, "1")))
+			inv->locked = buf[0] - '0';
+	}
+	busesfd = df_open_dir(ctx, "/sys/bus");
+	if (busesfd < 0) {
+		r = busesfd;
+		goto fail;
+	}
+	d = df_dir_open_at(busesfd, ".");
+	if (!d) {
+		r = -errno;
+		goto fail;
+	}
+	while ((r = df_dir_next(d, &de)) > 0) {
+		_cleanup_close_ int busfd = -1;
+		struct df_bus *bus;
+
+		if (!df_entry_is_dir(dirfd(d), de))
+			continue;
+		if (df_sysfs_name_check(de->d_name) < 0) {
+			inv->skipped++;
+			continue;
+		}
+		busfd = df_open_dir_at(dirfd(d), de->d_name);
+		if (busfd < 0) {
+			inv->skipped++;
+			continue;
+		}
+		bus = grow((void **)&inv->buses, &cap, inv->nbuses, sizeof(*bus));
+		if (!bus) {
+			r = -ENOMEM;
+			break;
+		}
+		*bus = (struct df_bus){ .name = strdup(de->d_name) };
+		inv->nbuses++;
+		if (!bus->name) {
+			r = -ENOMEM;
+			break;
+		}
+		r = load_drivers(ctx, busfd, bus, &inv->skipped);
+		if (r >= 0 && (flags & DF_INV_DEVICES))
+			r = load_devices(ctx, busfd, bus, &inv->skipped);
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			df_log_cond(ctx, LOG_WARNING, "cannot read bus %s: %s", bus->name,
+				    strerror(-r));
+			inv->skipped++;
+		}
+		r = 0;
+	}
+	closedir(d);
+	if (r < 0)
+		goto fail;
+	if (inv->nbuses > 1)
+		qsort(inv->buses, inv->nbuses, sizeof(*inv->buses), cmp_bus);
+	*ret = inv;
+	return 0;
+fail:
+	df_inventory_free(inv);
+	return r;
+}
+
+struct df_inventory *df_inventory_free(struct df_inventory *inv)
+{
+	if (!inv)
+		return NULL;
+	for (size_t i = 0; i < inv->nbuses; i++) {
+		struct df_bus *bus = &inv->buses[i];
+
+		for (size_t j = 0; j < bus->ndrivers; j++)
+			driver_release(&bus->drivers[j]);
+		for (size_t j = 0; j < bus->ndevices; j++)
+			device_release(&bus->devices[j]);
+		free(bus->drivers);
+		free(bus->devices);
+		free(bus->name);
+	}
+	free(inv->buses);
+	free(inv);
+	return NULL;
+}
+
+const struct df_bus *df_inventory_bus(const struct df_inventory *inv, const char *name)
+{
+	struct df_bus key = { .name = (char *)name };
+
+	if (!inv->nbuses)
+		return NULL;
+	return bsearch(&key, inv->buses, inv->nbuses, sizeof(*inv->buses), cmp_bus);
+}
+
+const struct df_driver *df_bus_driver(const struct df_bus *bus, const char *name)
+{
+	struct df_driver key = { .name = (char *)name };
+
+	if (!bus->ndrivers)
+		return NULL;
+	return bsearch(&key, bus->drivers, bus->ndrivers, sizeof(*bus->drivers), cmp_driver);
+}

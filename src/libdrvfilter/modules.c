@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What modules can tell: which module an unbound device would load (libkmod's
+ * alias lookup), which modules are built in, and which modules provide a
+ * denied driver, for the fallback blacklist.
+ *
+ * A module's driver names are exact once it is loaded (/sys/module/M/drivers
+ * holds "bus:driver" links). Before that only its name is known, and a driver
+ * is usually named like its module with '_' or '-' (virtio_pci registers
+ * virtio-pci): a module not loaded is taken to provide a driver of its own
+ * name, in either spelling, on each bus its device aliases name. When the
+ * driver's name is another (xhci_pci registers xhci_hcd), the blacklist cannot
+ * see it; the udev bind rule still unbinds it, and `status` says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <libkmod.h>
+
+#include "drvfilter-private.h"
+#include "strbuf.h"
+
+struct df_modules {
+	struct df_ctx *ctx;
+	struct kmod_ctx *kmod;
+	char dirname[PATH_MAX];
+};
+
+_printf_(6, 0) static void kmod_log(void *data, int priority, const char *file, int line,
+				    const char *fn, const char *format, va_list args)
+{
+	struct df_ctx *ctx = data;
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), format, args);
+	msg[strcspn(msg, "\n")] = '\0';
+	/* libkmod's complaints are about its own files: debug detail for us. */
+	df_log(ctx, LOG_DEBUG, file, line, fn, "libkmod: %s", msg);
+}
+
+int df_modules_open(struct df_ctx *ctx, struct df_modules **ret)
+{
+	_cleanup_free_ char *dir = NULL, *rel = NULL;
+	struct df_modules *m;
+	char release[DF_NAME_MAX + 1];
+	const char *null_config[] = { NULL };
+	int r;
+
+	r = df_osrelease(ctx, release, sizeof(release));
+	if (r < 0)
+		return r;
+	if (asprintf(&rel, "/lib/modules/%s", release) < 0)
+		return -ENOMEM;
+	dir = df_ctx_path(ctx, rel);
+	if (!dir)
+		return -ENOMEM;
+	if (access(dir, F_OK) < 0)
+		return -errno;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->ctx = df_ctx_ref(ctx);
+	snprintf(m->dirname, sizeof(m->dirname), "%s", dir);
+	/* No modprobe.d: lookups must show what the aliases say, not our own blacklist. */
+	m->kmod = kmod_new(dir, null_config);
+	if (!m->kmod) {
+		df_modules_free(m);
+		return -ENOMEM;
+	}
+	kmod_set_log_fn(m->kmod, kmod_log, ctx);
+	*ret = m;
+	return 0;
+}
+
+struct df_modules *df_modules_free(struct df_modules *m)
+{
+	if (!m)
+		return NULL;
+	kmod_unref(m->kmod);
+	df_ctx_unref(m->ctx);
+	free(m);
+	return NULL;
+}
+
+int df_modules_lookup(struct df_modules *m, const char *modalias, char ***ret, size_t *ret_n)
+{
+	struct kmod_list *list = NULL, *l;
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	r = kmod_module_new_from_lookup(m->kmod, modalias, &list);
+	if (r < 0)
+		return r;
+	kmod_list_foreach(l, list) n++;
+	names = calloc(n + 1, sizeof(*names));
+	if (!names) {
+		kmod_module_unref_list(list);
+		return -ENOMEM;
+	}
+	n = 0;
+	kmod_list_foreach(l, list)
+	{
+		struct kmod_module *mod = kmod_module_get_module(l);
+
+		names[n] = strdup(kmod_module_get_name(mod));
+		kmod_module_unref(mod);
+		if (!names[n]) {
+			r = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	kmod_module_unref_list(list);
+	if (r < 0) {
+		while (n > 0)
+			free(names[--n]);
+		free(names);
+		return r;
+	}
+	*ret = names;
+	*ret_n = n;
+	return 0;
+}
+
+/* The bus an alias prefix names, or NULL when the alias is not for a device. */
+static const char *alias_bus(const char *prefix)
+{
+	static const char *const map[][2] = {
+		/* Firmware-described devices are platform devices. */
+		{ "acpi", "platform" },
+		{ "of", "platform" },
+		{ "ieee1394", "firewire" },
+		/* CPU features and machine models, not devices; devname is a device node. */
+		{ "cpu", NULL },
+		{ "x86cpu", NULL },
+		{ "dmi", NULL },
+		{ "devname", NULL },
+	};
+	const char *why;
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (streq(prefix, map[i][0]))
+			return map[i][1];
+	return df_bus_name_check(prefix, &why) == 0 ? prefix : NULL;
+}
+
+/* What one module is known to provide. */
+struct modinfo {
+	char *name;
+	char **buses; /* from its device aliases */
+	size_t nbuses;
+	char **drivers; /* "bus:driver", when loaded */
+	size_t ndrivers;
+};
+
+static int add_unique(char ***list, size_t *n, const char *s)
+{
+	char **l;
+
+	for (size_t i = 0; i < *n; i++)
+		if (streq((*list)[i], s))
+			return 0;
+	l = reallocarray(*list, *n + 1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	*list = l;
+	l[*n] = strdup(s);
+	if (!l[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+struct modtable {
+	struct strmap map; /* name -> struct modinfo * */
+	struct modinfo **all;
+	size_t n, cap;
+};
+
+static struct modinfo *modtable_get(struct modtable *t, const char *name)
+{
+	struct modinfo *mi = strmap_get(&t->map, name);
+
+	if (mi)
+		return mi;
+	if (t->n == t->cap) {
+		size_t c = t->cap ? 2 * t->cap : 256;
+		struct modinfo **a = reallocarray(t->all, c, sizeof(*a));
+
+		if (!a)
+			return NULL;
+		t->all = a;
+		t->cap = c;
+	}
+	mi = calloc(1, sizeof(*mi));
+	if (!mi || !(mi->name = strdup(name))) {
+		free(mi);
+		return NULL;
+	}
+	if (strmap_put(&t->map, mi->name, mi, NULL) < 0) {
+		free(mi->name);
+		free(mi);
+		return NULL;
+	}
+	t->all[t->n++] = mi;
+	return mi;
+}
+
+static void modtable_release(struct modtable *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct modinfo *mi = t->all[i];
+
+		for (size_t j = 0; j < mi->nbuses; j++)
+			free(mi->buses[j]);
+		for (size_t j = 0; j < mi->ndrivers; j++)
+			free(mi->drivers[j]);
+		free(mi->buses);
+		free(mi->drivers);
+		free(mi->name);
+		free(mi);
+	}
+	free(t->all);
+	strmap_release(&t->map);
+}
+
+/* depmod's modules.alias: "alias PATTERN MODULE" lines. */
+static int read_aliases(struct df_modules *m, struct modtable *t)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0;
+	FILE *f;
+	int r = 0;
+
+	if (asprintf(&path, "%s/modules.alias", m->dirname) < 0)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &size, f) > 0) {
+		char *pattern, *module, *colon, *save = NULL;
+		const char *bus;
+		struct modinfo *mi;
+
+		if (!strtok_r(line, " \t\n", &save) || !streq(line, "alias"))
+			continue;
+		pattern = strtok_r(NULL, " \t\n", &save);
+		module = strtok_r(NULL, " \t\n", &save);
+		if (!pattern || !module || !(colon = strchr(pattern, ':')))
+			continue;
+		*colon = '\0';
+		if (colon > pattern && colon[-1] == '*')
+			colon[-1] = '\0'; /* acpi*:... */
+		bus = alias_bus(pattern);
+		if (!bus || df_sysfs_name_check(module) < 0)
+			continue;
+		mi = modtable_get(t, module);
+		if (!mi || add_unique(&mi->buses, &mi->nbuses, bus) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+	}
+	if (r == 0 && ferror(f))
+		r = -EIO;
+	fclose(f);
+	return r;
+}
+
+/* /sys/module/M/drivers/BUS:DRIVER of loaded modules: their exact driver names. */
+static int read_loaded(struct df_modules *m, struct modtable *t)
+{
+	_cleanup_close_ int fd = df_open_dir(m->ctx, "/sys/module");
+	DIR *d;
+	struct dirent *de;
+	int r;
+
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	d = df_dir_open_at(fd, ".");
+	if (!d)
+		return -errno;
+	while ((r = df_dir_next(d, &de)) > 0) {
+		_cleanup_close_ int mfd = -1;
+		struct modinfo *mi = NULL;
+		DIR *dd;
+		struct dirent *dde;
+
+		if (df_sysfs_name_check(de->d_name) < 0)
+			continue;
+		mfd = df_open_dir_at(dirfd(d), de->d_name);
+		/* Built-in modules have no initstate and cannot be blacklisted. */
+		if (mfd < 0 || faccessat(mfd, "initstate", F_OK, 0) < 0)
+			continue;
+		dd = df_dir_open_at(mfd, "drivers");
+		if (!dd)
+			continue;
+		while (df_dir_next(dd, &dde) > 0) {
+			if (df_sysfs_name_check(dde->d_name) < 0 || !strchr(dde->d_name, ':'))
+				continue;
+			if (!mi)
+				mi = modtable_get(t, de->d_name);
+			if (!mi || add_unique(&mi->drivers, &mi->ndrivers, dde->d_name) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+		}
+		closedir(dd);
+		if (r < 0)
+			break;
+	}
+	closedir(d);
+	return r;
+}
+
+int df_module_decide(const struct df_policy *p, const char *bus, const char *module,
+		     struct df_verdict *v)
+{
+	char alt[DF_NAME_MAX + 1];
+	struct df_verdict v2;
+
+	df_policy_decide(p, bus, module, v);
+	if (v->allowed || strlen(module) > DF_NAME_MAX)
+		return 0;
+	/* kmod writes module names with '_'; drivers often spell them with '-'. */
+	for (size_t i = 0; (alt[i] = module[i] == '_' ? '-' : module[i]); i++)
+		;
+	if (streq(alt, module))
+		return 0;
+	df_policy_decide(p, bus, alt, &v2);
+	if (v2.allowed)
+		*v = v2;
+	return 0;
+}
+
+static bool module_denied(const struct df_policy *p, const struct modinfo *mi)
+{
+	bool allowed = false, denied = false;
+	struct df_verdict v;
+
+	if (mi->ndrivers > 0) {
+		for (size_t i = 0; i < mi->ndrivers; i++) {
+			char bus[DF_NAME_MAX + 1];
+			const char *colon = strchr(mi->drivers[i], ':');
+
+			snprintf(bus, sizeof(bus), "%.*s", (int)(colon - mi->drivers[i]),
+				 mi->drivers[i]);
+			df_policy_decide(p, bus, colon + 1, &v);
+			allowed |= v.allowed;
+			denied |= !v.allowed;
+		}
+	} else {
+		for (size_t i = 0; i < mi->nbuses; i++) {
+			df_module_decide(p, mi->buses[i], mi->name, &v);
+			allowed |= v.allowed;
+			denied |= !v.allowed;
+		}
+	}
+	/* A module that also provides an allowed driver stays loadable: unbinding covers it. */
+	return denied && !allowed;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
+			 size_t *ret_n)
+{
+	struct modtable t = { 0 };
+	char **list = NULL;
+	size_t n = 0;
+	int r;
+
+	r = read_aliases(m, &t);
+	if (r == 0)
+		r = read_loaded(m, &t);
+	for (size_t i = 0; r == 0 && i < t.n; i++)
+		if (module_denied(p, t.all[i]))
+			r = add_unique(&list, &n, t.all[i]->name);
+	modtable_release(&t);
+	if (r < 0) {
+		while (n > 0)
+			free(list[--n]);
+		free(list);
+		return r;
+	}
+	if (n > 1)
+		qsort(list, n, sizeof(*list), cmp_str);
+	*ret = list;
+	*ret_n = n;
+	return 0;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * /run/drvfilter/state.json: what the last apply did, written whole or not at
+ * all (temporary file + rename), and read back by `status` to tell drift.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "drvfilter-private.h"
+#include "json-read.h"
+#include "json.h"
+
+#define STATE_DIR "/run/drvfilter"
+#define STATE_NAME "state.json"
+
+static void write_counts(struct json *j, const struct df_counts *c)
+{
+	json_key(j, "counts");
+	json_object_begin(j);
+	json_key(j, "drivers");
+	json_int(j, (long long)c->drivers);
+	json_key(j, "allowed");
+	json_int(j, (long long)c->allowed);
+	json_key(j, "denied");
+	json_int(j, (long long)c->denied);
+	json_key(j, "unbound");
+	json_int(j, (long long)c->unbound);
+	json_key(j, "kept");
+	json_int(j, (long long)c->kept);
+	json_key(j, "blacklisted");
+	json_int(j, (long long)c->blacklisted);
+	json_key(j, "errors");
+	json_int(j, (long long)c->errors);
+	json_object_end(j);
+}
+
+void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
+{
+	struct json j;
+
+	json_init(&j, f, pretty);
+	json_object_begin(&j);
+	json_key(&j, "version");
+	json_int(&j, DF_STATE_VERSION);
+	json_key(&j, "mode");
+	json_string(&j, df_mode_name(rep->mode));
+	json_key(&j, "dry_run");
+	json_bool(&j, rep->dry_run);
+	json_key(&j, "override");
+	json_bool(&j, rep->override);
+	json_key(&j, "fail_closed");
+	json_bool(&j, rep->fail_closed);
+	json_key(&j, "locked");
+	json_bool(&j, rep->locked);
+	json_key(&j, "policy");
+	json_object_begin(&j);
+	json_key(&j, "path");
+	json_string(&j, rep->policy_path);
+	json_key(&j, "sha256");
+	json_string(&j, rep->policy_sha256);
+	json_object_end(&j);
+	json_key(&j, "applied_usec");
+	json_int(&j, rep->started_usec);
+	json_key(&j, "duration_usec");
+	json_int(&j, rep->duration_usec);
+	write_counts(&j, &rep->counts);
+	json_key(&j, "actions");
+	json_array_begin(&j);
+	for (size_t i = 0; i < rep->nactions; i++) {
+		const struct df_action *a = &rep->actions[i];
+
+		json_object_begin(&j);
+		json_key(&j, "action");
+		json_string(&j, df_action_name(a->kind));
+		if (a->bus) {
+			json_key(&j, "bus");
+			json_string(&j, a->bus);
+		}
+		if (a->driver) {
+			json_key(&j, a->kind == DF_ACT_BLACKLIST ? "module" : "driver");
+			json_string(&j, a->driver);
+		}
+		if (a->device) {
+			json_key(&j, "device");
+			json_string(&j, a->device);
+		}
+		if (a->value) {
+			json_key(&j, "value");
+			json_string(&j, a->value);
+		}
+		json_key(&j, "result");
+		json_string(&j, a->error ? "error" : "ok");
+		if (a->error) {
+			json_key(&j, "error");
+			json_string(&j, strerror(-a->error));
+		}
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	df_report_write_json(rep, f, true);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	r = df_write_file_atomic(ctx, STATE_DIR, STATE_NAME, buf, len, 0644);
+	free(buf);
+	return r;
+}
+
+int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize)
+{
+	_cleanup_free_ char *buf = malloc(DF_STATE_SIZE_MAX);
+	struct jv root;
+	const struct jv *policy, *counts;
+	size_t off;
+	ssize_t n;
+	bool ok;
+	int r;
+
+	*st = (struct df_state){ 0 };
+	if (!buf)
+		return -ENOMEM;
+	n = df_read_file(ctx, STATE_DIR "/" STATE_NAME, buf, DF_STATE_SIZE_MAX);
+	if (n == -ENOENT)
+		return -ENOENT;
+	if (n < 0) {
+		snprintf(why, whysize, "cannot read it: %s", strerror((int)-n));
+		return (int)n;
+	}
+	r = json_parse(buf, (size_t)n, &root, &off);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		snprintf(why, whysize, "it is not valid JSON (byte %zu)", off);
+		return -EBADMSG;
+	}
+	r = -EBADMSG;
+	if (jv_get_int(&root, "version") != DF_STATE_VERSION) {
+		snprintf(why, whysize, "it is not a version %d state file", DF_STATE_VERSION);
+		goto out;
+	}
+	policy = jv_get(&root, "policy");
+	counts = jv_get(&root, "counts");
+	st->mode = jv_get_string(&root, "mode");
+	if (!policy || !counts || !st->mode || !jv_get_string(policy, "path") ||
+	    !jv_get_string(policy, "sha256")) {
+		snprintf(why, whysize, "fields are missing");
+		goto out;
+	}
+	st->mode_kernel = streq(st->mode, "kernel");
+	if (!st->mode_kernel && !streq(st->mode, "fallback")) {
+		snprintf(why, whysize, "it names an unknown mode");
+		goto out;
+	}
+	st->override = jv_get_bool(&root, "override", &ok);
+	if (!ok)
+		goto missing;
+	st->fail_closed = jv_get_bool(&root, "fail_closed", &ok);
+	if (!ok)
+		goto missing;
+	st->dry_run = jv_get_bool(&root, "dry_run", &ok);
+	if (!ok)
+		goto missing;
+	st->applied_usec = jv_get_int(&root, "applied_usec");
+	st->duration_usec = jv_get_int(&root, "duration_usec");
+	st->errors = jv_get_int(counts, "errors");
+	if (st->applied_usec < 0 || st->duration_usec < 0 || st->errors < 0)
+		goto missing;
+	st->policy_path = strdup(jv_get_string(policy, "path"));
+	st->policy_sha256 = strdup(jv_get_string(policy, "sha256"));
+	st->mode = st->mode_kernel ? "kernel" : "fallback";
+	r = st->policy_path && st->policy_sha256 ? 0 : -ENOMEM;
+	goto out;
+missing:
+	snprintf(why, whysize, "fields are missing or of the wrong type");
+out:
+	jv_release(&root);
+	if (r < 0)
+		df_state_release(st);
+	return r;
+}
+
+void df_state_release(struct df_state *st)
+{
+	free(st->policy_path);
+	free(st->policy_sha256);
+	*st = (struct df_state){ 0 };
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one way in and out of /sys, /proc, /run and /lib/modules: paths are taken
+ * under the context's sysroot, reads are bounded, a write is one write(2) that
+ * must take the whole value, and names read from the tree are checked before
+ * they become part of a path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "drvfilter-private.h"
+
+int df_sysfs_name_check(const char *name)
+{
+	size_t n = strnlen(name, DF_NAME_MAX + 1);
+
+	if (n == 0 || n > DF_NAME_MAX || streq(name, ".") || streq(name, ".."))
+		return -EINVAL;
+	for (const unsigned char *s = (const unsigned char *)name; *s; s++)
+		if (*s == '/' || *s < 0x20 || *s == 0x7f)
+			return -EINVAL;
+	return 0;
+}
+
+int df_open_dir(const struct df_ctx *ctx, const char *path)
+{
+	_cleanup_free_ char *p = df_ctx_path(ctx, path);
+	int fd;
+
+	if (!p)
+		return -ENOMEM;
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int df_open_dir_at(int dirfd, const char *rel)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+ssize_t df_read_at(int dirfd, const char *rel, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = -1;
+	size_t len = 0;
+
+	if (size < 2)
+		return -EINVAL;
+	/* O_NONBLOCK: a FIFO planted in a tree must not hang the boot. */
+	fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	/* One byte more than fits tells a value that was cut from one that fits. */
+	while (len < size) {
+		ssize_t n = read(fd, buf + len, size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len == size)
+		return -EFBIG;
+	if (memchr(buf, '\0', len))
+		return -EBADMSG;
+	while (len > 0 && buf[len - 1] == '\n')
+		len--;
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+ssize_t df_read_file(const struct df_ctx *ctx, const char *path, char *buf, size_t size)
+{
+	_cleanup_free_ char *p = df_ctx_path(ctx, path);
+
+	if (!p)
+		return -ENOMEM;
+	return df_read_at(AT_FDCWD, p, buf, size);
+}
+
+int df_write_at(int dirfd, const char *rel, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd, r = 0;
+
+	/* O_NOFOLLOW: an attribute is never a symlink; O_TRUNC as a shell's '>' does. */
+	fd = openat(dirfd, rel, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	do
+		n = write(fd, value, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO; /* sysfs takes a value whole or not at all */
+	if (close(fd) < 0 && r == 0 && errno != EINTR)
+		r = -errno;
+	return r;
+}
+
+int df_readlink_name_at(int dirfd, const char *rel, char *buf, size_t size)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	n = readlinkat(dirfd, rel, target, sizeof(target));
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= sizeof(target))
+		return -ENAMETOOLONG;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (df_sysfs_name_check(base) < 0)
+		return -EINVAL;
+	if (strlen(base) >= size)
+		return -ENAMETOOLONG;
+	strcpy(buf, base);
+	return 0;
+}
+
+int df_dir_next(DIR *d, struct dirent **ret)
+{
+	struct dirent *de;
+
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			*ret = NULL;
+			return errno ? -errno : 0;
+		}
+		if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+			continue;
+		*ret = de;
+		return 1;
+	}
+}
+
+DIR *df_dir_open_at(int dirfd, const char *rel)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d)
+		close(fd);
+	return d;
+}
+
+bool df_entry_is_link(int dirfd, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_LNK;
+	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+}
+
+bool df_entry_is_dir(int dirfd, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
+		return de->d_type == DT_DIR;
+	/* /sys/bus/B/drivers/D and /sys/bus/B are directories; a link there is not followed. */
+	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
+{
+	struct utsname u;
+	ssize_t n;
+
+	if (df_ctx_get_sysroot(ctx)) {
+		n = df_read_file(ctx, "/proc/sys/kernel/osrelease", buf, size);
+		if (n < 0)
+			return (int)n;
+		return df_sysfs_name_check(buf) < 0 ? -EINVAL : 0;
+	}
+	if (uname(&u) < 0)
+		return -errno;
+	if (strlen(u.release) >= size)
+		return -ENAMETOOLONG;
+	strcpy(buf, u.release);
+	return 0;
+}

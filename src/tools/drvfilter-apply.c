@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * drvfilter-apply: enforce the policy at boot (before coldplug) and on udev's
+ * driver and bind events. Small on purpose: it runs in every boot.
+ *
+ * Fail closed: a policy that cannot be read or is invalid is replaced by one
+ * that denies every driver not bound yet. drvfilter=off on the kernel command
+ * line is the only way around it, and it is logged and recorded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "drvfilter.h"
+#include "macro.h"
+
+#ifndef DRVFILTER_VERSION
+#define DRVFILTER_VERSION "unknown"
+#endif
+
+static const char *arg_policy;
+static const char *arg_sysroot;
+static bool arg_dry_run;
+static bool arg_udev;
+static bool arg_verbose;
+static int kmsg_fd = -1;
+
+static void help(void)
+{
+	printf("Usage: drvfilter-apply [OPTIONS]\n"
+	       "\n"
+	       "Enforce the drvfilter policy: at boot before coldplug, or, with --udev, for\n"
+	       "the driver or bind event udev describes in the environment.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -p, --policy FILE   the policy (default: %s)\n"
+	       "      --sysroot DIR   take /sys, /proc, /run, /dev and /lib/modules under DIR\n"
+	       "  -n, --dry-run       print what would be done; write nothing\n"
+	       "      --udev          handle one udev event (ACTION, SUBSYSTEM, DEVPATH, DRIVER)\n"
+	       "  -v, --verbose       also print every action on standard error\n"
+	       "  -h, --help          show this help\n"
+	       "  -V, --version       show the version\n"
+	       "\n"
+	       "Every action goes to the kernel log with the prefix 'drvfilter:'.\n"
+	       "Exit status: 0 done, 1 something failed (or the policy was invalid), 2 usage.\n"
+	       "See drvfilter-apply(8).\n",
+	       DRVFILTER_POLICY_PATH);
+}
+
+_printf_(6, 0) static void log_fn(void *data, int priority, const char *file, int line,
+				  const char *fn, const char *format, va_list args)
+{
+	char msg[1024];
+	int n;
+
+	vsnprintf(msg, sizeof(msg), format, args);
+	if (kmsg_fd >= 0) {
+		/* One write per line: /dev/kmsg takes each write as one record. */
+		char rec[1100];
+
+		n = snprintf(rec, sizeof(rec), "<%d>drvfilter: %s\n", LOG_DAEMON | priority, msg);
+		if (n > 0)
+			(void)!write(kmsg_fd, rec,
+				     (size_t)n < sizeof(rec) ? (size_t)n : sizeof(rec) - 1);
+	}
+	if (priority <= LOG_WARNING || arg_verbose || arg_dry_run || kmsg_fd < 0)
+		fprintf(stderr, "drvfilter-apply: %s\n", msg);
+}
+
+static int parse_argv(int argc, char **argv)
+{
+	enum {
+		ARG_SYSROOT = 0x100,
+		ARG_UDEV,
+	};
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "sysroot", required_argument, NULL, ARG_SYSROOT },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "udev", no_argument, NULL, ARG_UDEV },
+		{ "verbose", no_argument, NULL, 'v' },
+		{},
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hVp:nv", options, NULL)) >= 0) {
+		switch (c) {
+		case 'h':
+			help();
+			return 0;
+		case 'V':
+			printf("drvfilter-apply %s\n", DRVFILTER_VERSION);
+			return 0;
+		case 'p':
+			arg_policy = optarg;
+			break;
+		case ARG_SYSROOT:
+			arg_sysroot = optarg;
+			break;
+		case 'n':
+			arg_dry_run = true;
+			break;
+		case ARG_UDEV:
+			arg_udev = true;
+			break;
+		case 'v':
+			arg_verbose = true;
+			break;
+		case ':':
+			fprintf(stderr, "drvfilter-apply: option '%s' needs an argument\n",
+				argv[optind - 1]);
+			return -2;
+		default:
+			fprintf(stderr, "drvfilter-apply: unknown option '%s'\n", argv[optind - 1]);
+			return -2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "drvfilter-apply: unexpected argument '%s'\n", argv[optind]);
+		return -2;
+	}
+	return 1;
+}
+
+static void open_kmsg(struct df_ctx *ctx)
+{
+	_cleanup_free_ char *path = df_ctx_path(ctx, "/dev/kmsg");
+
+	if (path && !arg_dry_run)
+		kmsg_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+}
+
+/* Serialise with other instances: boot, udev events and `drvfilterctl apply`. */
+static int take_lock(struct df_ctx *ctx)
+{
+	_cleanup_free_ char *dir = df_ctx_path(ctx, "/run/drvfilter");
+	_cleanup_free_ char *path = df_ctx_path(ctx, "/run/drvfilter/lock");
+	int fd;
+
+	if (!dir || !path)
+		return -ENOMEM;
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			close(fd);
+			return -errno;
+		}
+	return fd; /* held until exit */
+}
+
+/* The policy, or the fail-closed one when it cannot be used. */
+static int load_policy(struct df_ctx *ctx, struct df_policy **ret, bool *failed)
+{
+	_cleanup_free_ char *path =
+		arg_policy ? strdup(arg_policy) : df_ctx_path(ctx, DRVFILTER_POLICY_PATH);
+	struct df_diags d;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	df_diags_init(&d);
+	r = df_policy_load(ctx, path, arg_sysroot ? DF_LOAD_ANY_OWNER : 0, &d, ret);
+	if (r < 0) {
+		for (size_t i = 0; i < d.count; i++)
+			if (d.items[i].severity == DF_ERROR)
+				df_ctx_log(ctx, LOG_ERR, "action=error %s:%u: %s", d.file,
+					   d.items[i].line, d.items[i].message);
+		*failed = true;
+		r = df_policy_new_fail_closed(path, ret);
+	}
+	df_diags_release(&d);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct df_ctx *ctx = NULL;
+	struct df_policy *p = NULL;
+	struct df_report *rep = NULL;
+	bool failed = false;
+	int r, lockfd = -1, status = 0;
+
+	r = parse_argv(argc, argv);
+	if (r <= 0)
+		return -r;
+	if (!arg_sysroot && !arg_dry_run && geteuid() != 0) {
+		fprintf(stderr,
+			"drvfilter-apply: only root can enforce the policy (try --dry-run)\n");
+		return 1;
+	}
+	r = df_ctx_new(arg_sysroot, &ctx);
+	if (r < 0)
+		goto oom;
+	open_kmsg(ctx);
+	df_ctx_set_log_fn(ctx, log_fn, NULL);
+	df_ctx_set_log_priority(ctx, LOG_NOTICE);
+	if (!arg_dry_run) {
+		lockfd = take_lock(ctx);
+		if (lockfd < 0)
+			df_ctx_log(ctx, LOG_WARNING,
+				   "cannot take /run/drvfilter/lock: %s; going on",
+				   strerror(-lockfd));
+	}
+	r = load_policy(ctx, &p, &failed);
+	if (r < 0)
+		goto oom;
+	if (failed)
+		df_ctx_log(ctx, LOG_CRIT,
+			   "action=fail-closed the policy %s cannot be used: every driver not "
+			   "bound yet is denied",
+			   df_policy_path(p));
+	if (arg_udev)
+		r = df_apply_udev(ctx, p, arg_dry_run ? DF_APPLY_DRY_RUN : 0, &rep);
+	else
+		r = df_apply(ctx, p, DF_APPLY_OVERRIDE_OK | (arg_dry_run ? DF_APPLY_DRY_RUN : 0),
+			     &rep);
+	if (r == -ENOMEM)
+		goto oom;
+	if (r < 0 && r != -EIO) {
+		df_ctx_log(ctx, LOG_ERR, "action=error nothing could be enforced: %s",
+			   strerror(-r));
+		status = 1;
+		goto out;
+	}
+	if (r == -EIO)
+		status = 1;
+	if (rep && !arg_udev && !arg_dry_run) {
+		r = df_state_write(ctx, rep);
+		if (r < 0) {
+			df_ctx_log(ctx, LOG_ERR, "action=error cannot write the state file: %s",
+				   strerror(-r));
+			status = 1;
+		}
+	}
+	if (rep && arg_dry_run && !arg_udev)
+		df_report_write_json(rep, stdout, true);
+	if (rep && !arg_udev)
+		df_ctx_log(ctx, LOG_NOTICE,
+			   "action=done mode=%s drivers=%zu allowed=%zu denied=%zu unbound=%zu "
+			   "kept=%zu blacklisted=%zu errors=%zu usec=%lld",
+			   df_mode_name(rep->mode), rep->counts.drivers, rep->counts.allowed,
+			   rep->counts.denied, rep->counts.unbound, rep->counts.kept,
+			   rep->counts.blacklisted, rep->counts.errors, rep->duration_usec);
+	if (failed)
+		status = 1;
+out:
+	df_report_free(rep);
+	df_policy_free(p);
+	df_ctx_unref(ctx);
+	if (lockfd >= 0)
+		close(lockfd);
+	if (fflush(stdout) != 0)
+		status = 1;
+	return status;
+oom:
+	fprintf(stderr, "drvfilter-apply: %s\n", strerror(-r));
+	df_report_free(rep);
+	df_policy_free(p);
+	df_ctx_unref(ctx);
+	return 1;
+}
