@@ -116,6 +116,15 @@ DIR *df_dir_open_at(int dirfd, const char *rel);
 int df_dir_next(DIR *d, struct dirent **ret);
 bool df_entry_is_link(int dirfd, const struct dirent *de);
 bool df_entry_is_dir(int dirfd, const struct dirent *de);
+struct df_names {
+	char **v;
+	size_t n;
+	size_t unsafe; /* entries left out: names not safe to use */
+};
+
+/* The subdirectories of @rel (links to directories are not followed), sorted. */
+int df_dir_list_dirs(int dirfd, const char *rel, struct df_names *ret);
+void df_names_release(struct df_names *names);
 /* The kernel release: uname(2), or /proc/sys/kernel/osrelease under a sysroot. */
 int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size);
 

@@ -238,6 +238,11 @@ int df_module_decide(const struct df_policy *p, const char *bus, const char *mod
 int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
 			 size_t *ret_n);
 
+/* Fill in device labels from udev's hwdb; -ENOENT when there is no hwdb. */
+int df_inventory_add_labels(struct df_inventory *inv);
+/* Fill in the candidate modules of unbound devices. */
+int df_inventory_add_candidates(struct df_inventory *inv, struct df_modules *m);
+
 /* ---- enforcement: what drvfilter-apply and `drvfilterctl apply` do ---- */
 
 enum df_action_kind {
@@ -307,7 +312,14 @@ int df_apply_udev(struct df_ctx *ctx, const struct df_policy *p, unsigned flags,
 		  struct df_report **ret);
 struct df_report *df_report_free(struct df_report *rep);
 const char *df_mode_name(enum df_mode mode);
+/*
+ * Serialise appliers (boot, udev events, `drvfilterctl apply`): an exclusive
+ * flock on /run/drvfilter/lock. The descriptor, held until closed, or -errno.
+ */
+int df_lock_take(struct df_ctx *ctx);
 const char *df_action_name(enum df_action_kind kind);
+/* "ok", "dry-run", "error", or "mismatch" for a failed check. */
+const char *df_action_result(enum df_action_kind kind, int error, bool dry_run);
 /* 1 when the kernel command line (under the sysroot) holds drvfilter=off, else 0 or -errno. */
 int df_cmdline_override(struct df_ctx *ctx);
 

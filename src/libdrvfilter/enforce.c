@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +41,14 @@ static const char *const action_names[] = {
 const char *df_action_name(enum df_action_kind kind)
 {
 	return action_names[kind];
+}
+
+const char *df_action_result(enum df_action_kind kind, int error, bool dry_run)
+{
+	/* A check fails when the locked kernel disagrees with the policy. */
+	if (error)
+		return kind == DF_ACT_CHECK ? "mismatch" : "error";
+	return dry_run ? "dry-run" : "ok";
 }
 
 static long long now_usec(clockid_t clock)
@@ -105,8 +114,8 @@ static int record(struct run *run, enum df_action_kind kind, const char *bus, co
 	if (r >= 0 && value)
 		r = append_field(&sb, "value", value);
 	if (r >= 0)
-		r = append_field(&sb, "result", error ? "error" : run->dry_run ? "dry-run" : "ok");
-	if (r >= 0 && error)
+		r = append_field(&sb, "result", df_action_result(kind, error, run->dry_run));
+	if (r >= 0 && error && kind != DF_ACT_CHECK)
 		r = append_field(&sb, "error", strerror(-error));
 	if (r >= 0)
 		df_log_cond(run->ctx, error ? LOG_ERR : LOG_NOTICE, "%s", sb.s);
@@ -208,7 +217,9 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 			problem(run, "cannot list the devices of driver %s/%s: %s", bus, name,
 				strerror(-r));
 		if (skipped)
-			problem(run, "driver %s/%s: %zu bound devices have names not safe to use",
+			problem(run,
+				"driver %s/%s: bound devices skipped, their names not safe to use: "
+				"%zu",
 				bus, name, skipped);
 		keep = ndevices > 0 && df_policy_bound(run->p) == DF_BOUND_KEEP;
 		r = 0;
@@ -223,18 +234,21 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 			err = -EPERM;
 		if (err || !v.allowed)
 			r = record(run, DF_ACT_CHECK, bus, name, NULL, want ? "1" : "0", err);
+		/* Still bound to a denied driver under a locked policy: nothing more to do. */
+		keep = true;
 	} else if (kernel) {
 		const char *value = v.allowed || keep ? "1" : "0";
+		int err = write_attr(run, fd, "allowed", value);
 
-		r = record(run, DF_ACT_ALLOWED, bus, name, NULL, value,
-			   write_attr(run, fd, "allowed", value));
+		r = record(run, DF_ACT_ALLOWED, bus, name, NULL, value, err);
+		/* Writing 0 detached the devices; if it failed, unbind them one by one. */
+		kernel = !err;
 	}
 	for (size_t i = 0; i < ndevices && r >= 0; i++) {
 		if (keep) {
 			rep->counts.kept++;
 			r = record(run, DF_ACT_KEEP, bus, name, devices[i], NULL, 0);
 		} else if (kernel) {
-			/* Writing 0 to allowed detached it. */
 			rep->counts.unbound++;
 			r = record(run, DF_ACT_UNBIND, bus, name, devices[i], NULL, 0);
 		} else {
@@ -257,54 +271,49 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 static int walk_drivers(struct run *run, bool locked)
 {
 	_cleanup_close_ int busesfd = df_open_dir(run->ctx, "/sys/bus");
-	struct dirent *de;
-	DIR *d;
+	struct df_names buses;
 	int r;
 
 	if (busesfd < 0)
 		return busesfd;
-	d = df_dir_open_at(busesfd, ".");
-	if (!d)
-		return -errno;
-	while ((r = df_dir_next(d, &de)) > 0) {
-		DIR *dd;
-		struct dirent *dde;
+	r = df_dir_list_dirs(busesfd, ".", &buses);
+	if (r < 0)
+		return r;
+	if (buses.unsafe)
+		problem(run, "buses skipped, their names not safe to use: %zu", buses.unsafe);
+	for (size_t i = 0; i < buses.n && r >= 0; i++) {
+		const char *bus = buses.v[i];
 		_cleanup_close_ int driversfd = -1;
+		struct df_names drivers;
+		_cleanup_free_ char *rel = NULL;
 
-		if (df_sysfs_name_check(de->d_name) < 0) {
-			problem(run, "skipping a bus whose name is not safe to use");
+		if (asprintf(&rel, "%s/drivers", bus) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		driversfd = df_open_dir_at(busesfd, rel);
+		if (driversfd < 0) {
+			if (driversfd != -ENOENT)
+				problem(run, "cannot read the drivers of bus %s: %s", bus,
+					strerror(-driversfd));
 			continue;
 		}
-		driversfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (driversfd < 0)
-			continue; /* a file in /sys/bus, not a bus */
-		dd = df_dir_open_at(driversfd, "drivers");
-		if (!dd) {
-			if (errno != ENOENT)
-				problem(run, "cannot read the drivers of bus %s: %s", de->d_name,
-					strerror(errno));
-			continue;
-		}
-		while (r >= 0 && (r = df_dir_next(dd, &dde)) > 0) {
-			if (!df_entry_is_dir(dirfd(dd), dde))
-				continue;
-			if (df_sysfs_name_check(dde->d_name) < 0) {
-				problem(run,
-					"bus %s: skipping a driver whose name is not safe to use",
-					de->d_name);
-				continue;
-			}
-			r = enforce_driver(run, de->d_name, dirfd(dd), dde->d_name, locked);
-		}
-		closedir(dd);
+		r = df_dir_list_dirs(driversfd, ".", &drivers);
 		if (r == -ENOMEM)
 			break;
-		if (r < 0)
-			problem(run, "cannot read the drivers of bus %s: %s", de->d_name,
-				strerror(-r));
-		r = 0;
+		if (r < 0) {
+			problem(run, "cannot read the drivers of bus %s: %s", bus, strerror(-r));
+			r = 0;
+			continue;
+		}
+		if (drivers.unsafe)
+			problem(run, "bus %s: drivers skipped, their names not safe to use: %zu",
+				bus, drivers.unsafe);
+		for (size_t j = 0; j < drivers.n && r >= 0; j++)
+			r = enforce_driver(run, bus, driversfd, drivers.v[j], locked);
+		df_names_release(&drivers);
 	}
-	closedir(d);
+	df_names_release(&buses);
 	return r;
 }
 
@@ -622,4 +631,27 @@ struct df_report *df_report_free(struct df_report *rep)
 	free(rep->policy_sha256);
 	free(rep);
 	return NULL;
+}
+
+int df_lock_take(struct df_ctx *ctx)
+{
+	_cleanup_free_ char *dir = df_ctx_path(ctx, "/run/drvfilter");
+	_cleanup_free_ char *path = df_ctx_path(ctx, "/run/drvfilter/lock");
+	int fd;
+
+	if (!dir || !path)
+		return -ENOMEM;
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			int r = -errno;
+
+			close(fd);
+			return r;
+		}
+	return fd;
 }

@@ -18,6 +18,20 @@ static bool is_driver_attribute_link(const char *name)
 	return streq(name, "module");
 }
 
+/* A bound device's link points into /sys/devices and ends in the link's own name. */
+static bool is_device_link(int dfd, const char *name)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
+	const char *base;
+
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	return base && streq(base + 1, name) && strstr(target, "/devices/");
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -67,7 +81,8 @@ int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *r
 	while ((r = df_dir_next(d, &de)) > 0) {
 		char **slot;
 
-		if (!df_entry_is_link(dirfd(d), de) || is_driver_attribute_link(de->d_name))
+		if (!df_entry_is_link(dirfd(d), de) || is_driver_attribute_link(de->d_name) ||
+		    !is_device_link(dirfd(d), de->d_name))
 			continue;
 		if (df_sysfs_name_check(de->d_name) < 0) {
 			df_log_cond(ctx, LOG_WARNING,

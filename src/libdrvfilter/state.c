@@ -89,8 +89,8 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 			json_string(&j, a->value);
 		}
 		json_key(&j, "result");
-		json_string(&j, a->error ? "error" : "ok");
-		if (a->error) {
+		json_string(&j, df_action_result(a->kind, a->error, rep->dry_run));
+		if (a->error && a->kind != DF_ACT_CHECK) {
 			json_key(&j, "error");
 			json_string(&j, strerror(-a->error));
 		}

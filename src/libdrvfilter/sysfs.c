@@ -198,3 +198,62 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 	strcpy(buf, u.release);
 	return 0;
 }
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
+{
+	DIR *d = df_dir_open_at(parentfd, rel);
+	struct dirent *de;
+	size_t cap = 0;
+	int r;
+
+	*ret = (struct df_names){ 0 };
+	if (!d)
+		return -errno;
+	while ((r = df_dir_next(d, &de)) > 0) {
+		if (!df_entry_is_dir(dirfd(d), de))
+			continue;
+		if (df_sysfs_name_check(de->d_name) < 0) {
+			ret->unsafe++;
+			continue;
+		}
+		if (ret->n == cap) {
+			size_t c = cap ? 2 * cap : 16;
+			char **v = reallocarray(ret->v, c, sizeof(*v));
+
+			if (!v) {
+				r = -ENOMEM;
+				break;
+			}
+			ret->v = v;
+			cap = c;
+		}
+		ret->v[ret->n] = strdup(de->d_name);
+		if (!ret->v[ret->n]) {
+			r = -ENOMEM;
+			break;
+		}
+		ret->n++;
+	}
+	closedir(d);
+	if (r < 0) {
+		df_names_release(ret);
+		return r;
+	}
+	/* Sorted: logs, state files and tests read the same on every file system. */
+	if (ret->n > 1)
+		qsort(ret->v, ret->n, sizeof(*ret->v), cmp_name);
+	return 0;
+}
+
+void df_names_release(struct df_names *names)
+{
+	for (size_t i = 0; i < names->n; i++)
+		free(names->v[i]);
+	free(names->v);
+	*names = (struct df_names){ 0 };
+}

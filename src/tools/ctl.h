@@ -13,6 +13,7 @@ enum {
 	EXIT_FINE = 0,
 	EXIT_ERROR = 1,
 	EXIT_USAGE = 2,
+	EXIT_VIOLATION = 3, /* status: violations or drift */
 };
 
 enum json_format {
@@ -24,6 +25,8 @@ enum json_format {
 extern const char *arg_policy;
 extern const char *arg_sysroot;
 extern enum json_format arg_json;
+extern bool arg_dry_run;
+extern long arg_events;
 extern struct df_ctx *ctl_ctx;
 
 /* Print a usage error and "Try ..."; returns EXIT_USAGE. */
@@ -43,5 +46,10 @@ unsigned ctl_load_flags(void);
 int verb_check(int argc, char **argv);
 int verb_explain(int argc, char **argv);
 int verb_cmdline(int argc, char **argv);
+int verb_status(int argc, char **argv);
+int verb_generate(int argc, char **argv);
+int verb_apply(int argc, char **argv);
+int verb_edit(int argc, char **argv);
+int verb_watch(int argc, char **argv);
 
 #endif

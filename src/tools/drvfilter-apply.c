@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -141,28 +139,6 @@ static void open_kmsg(struct df_ctx *ctx)
 		kmsg_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 }
 
-/* Serialise with other instances: boot, udev events and `drvfilterctl apply`. */
-static int take_lock(struct df_ctx *ctx)
-{
-	_cleanup_free_ char *dir = df_ctx_path(ctx, "/run/drvfilter");
-	_cleanup_free_ char *path = df_ctx_path(ctx, "/run/drvfilter/lock");
-	int fd;
-
-	if (!dir || !path)
-		return -ENOMEM;
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return -errno;
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR) {
-			close(fd);
-			return -errno;
-		}
-	return fd; /* held until exit */
-}
-
 /* The policy, or the fail-closed one when it cannot be used. */
 static int load_policy(struct df_ctx *ctx, struct df_policy **ret, bool *failed)
 {
@@ -176,10 +152,17 @@ static int load_policy(struct df_ctx *ctx, struct df_policy **ret, bool *failed)
 	df_diags_init(&d);
 	r = df_policy_load(ctx, path, arg_sysroot ? DF_LOAD_ANY_OWNER : 0, &d, ret);
 	if (r < 0) {
-		for (size_t i = 0; i < d.count; i++)
-			if (d.items[i].severity == DF_ERROR)
-				df_ctx_log(ctx, LOG_ERR, "action=error %s:%u: %s", d.file,
-					   d.items[i].line, d.items[i].message);
+		for (size_t i = 0; i < d.count; i++) {
+			const struct df_diag *g = &d.items[i];
+
+			if (g->severity != DF_ERROR)
+				continue;
+			if (g->line)
+				df_ctx_log(ctx, LOG_ERR, "action=error %s:%u: %s", d.file, g->line,
+					   g->message);
+			else
+				df_ctx_log(ctx, LOG_ERR, "action=error %s: %s", d.file, g->message);
+		}
 		*failed = true;
 		r = df_policy_new_fail_closed(path, ret);
 	}
@@ -210,7 +193,7 @@ int main(int argc, char **argv)
 	df_ctx_set_log_fn(ctx, log_fn, NULL);
 	df_ctx_set_log_priority(ctx, LOG_NOTICE);
 	if (!arg_dry_run) {
-		lockfd = take_lock(ctx);
+		lockfd = df_lock_take(ctx);
 		if (lockfd < 0)
 			df_ctx_log(ctx, LOG_WARNING,
 				   "cannot take /run/drvfilter/lock: %s; going on",

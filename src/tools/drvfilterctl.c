@@ -19,6 +19,8 @@
 const char *arg_policy;
 const char *arg_sysroot;
 enum json_format arg_json = JSON_OFF;
+bool arg_dry_run;
+long arg_events;
 struct df_ctx *ctl_ctx;
 
 struct verb {
@@ -29,31 +31,39 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-	{ "check", 0, 1, verb_check },
-	{ "explain", 1, -1, verb_explain },
-	{ "cmdline", 0, 0, verb_cmdline },
+	{ "check", 0, 1, verb_check },	     { "explain", 1, -1, verb_explain },
+	{ "cmdline", 0, 0, verb_cmdline },   { "status", 0, 0, verb_status },
+	{ "generate", 0, 0, verb_generate }, { "apply", 0, 0, verb_apply },
+	{ "edit", 0, 0, verb_edit },	     { "watch", 0, 0, verb_watch },
 };
 
 static void help(void)
 {
 	printf("Usage: drvfilterctl [OPTIONS] VERB [ARGS]\n"
 	       "\n"
-	       "Check and explain a drvfilter policy, the allow/deny list of device drivers.\n"
+	       "Check, apply and watch a drvfilter policy, the allow/deny list of device drivers.\n"
 	       "\n"
 	       "Verbs:\n"
+	       "  status                 mode, lock, drift, drivers, violations, unbound devices\n"
 	       "  check [FILE]           validate a policy (default: the --policy file)\n"
 	       "  explain BUS:DRIVER...  say whether each driver is allowed, and by which rule\n"
+	       "  generate               print a policy allowing the drivers bound now\n"
 	       "  cmdline                print the equivalent kernel boot options\n"
+	       "  apply                  enforce the policy now, as drvfilter-apply does at boot\n"
+	       "  edit                   edit the policy safely: check it, then replace it\n"
+	       "  watch                  follow driver and bind events with their decisions\n"
 	       "\n"
 	       "Options:\n"
 	       "  -p, --policy FILE      the policy (default: %s)\n"
 	       "      --sysroot DIR      take /sys, /proc, /run, /etc and /lib/modules under DIR;\n"
 	       "                         the policy's owner and mode are not checked\n"
 	       "      --json[=FORMAT]    JSON output: pretty (the default) or short\n"
+	       "  -n, --dry-run          apply: print what would be done, write nothing\n"
+	       "      --events N         watch: stop after N events\n"
 	       "  -h, --help             show this help\n"
 	       "  -V, --version          show the version\n"
 	       "\n"
-	       "Exit status: 0 fine, 1 error, 2 usage error.\n"
+	       "Exit status: 0 fine, 1 error, 2 usage error, 3 status found violations or drift.\n"
 	       "See drvfilterctl(8) and drvfilter.conf(5).\n",
 	       DRVFILTER_POLICY_PATH);
 }
@@ -83,7 +93,8 @@ static int parse_argv(int argc, char **argv)
 {
 	enum {
 		ARG_SYSROOT = 0x100,
-		ARG_JSON
+		ARG_JSON,
+		ARG_EVENTS,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -91,12 +102,14 @@ static int parse_argv(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "sysroot", required_argument, NULL, ARG_SYSROOT },
 		{ "json", optional_argument, NULL, ARG_JSON },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "events", required_argument, NULL, ARG_EVENTS },
 		{},
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hVp:", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":hVp:n", options, NULL)) >= 0) {
 		switch (c) {
 		case 'h':
 			help();
@@ -112,6 +125,18 @@ static int parse_argv(int argc, char **argv)
 				return -ctl_usage_error("--sysroot needs a directory");
 			arg_sysroot = optarg;
 			break;
+		case 'n':
+			arg_dry_run = true;
+			break;
+		case ARG_EVENTS: {
+			char *end;
+
+			errno = 0;
+			arg_events = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || arg_events < 1)
+				return -ctl_usage_error("--events needs a positive number");
+			break;
+		}
 		case ARG_JSON:
 			if (!optarg || streq(optarg, "pretty"))
 				arg_json = JSON_PRETTY;

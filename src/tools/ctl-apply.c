@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* drvfilterctl apply [--dry-run]: what drvfilter-apply does at boot, now. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "macro.h"
+
+int verb_apply(int argc, char **argv)
+{
+	struct df_policy *p = NULL;
+	struct df_report *rep = NULL;
+	int lockfd = -1, r, ret;
+
+	if (!arg_dry_run && !arg_sysroot && geteuid() != 0) {
+		fprintf(stderr, "drvfilterctl: only root can apply the policy (try --dry-run)\n");
+		return EXIT_ERROR;
+	}
+	/* An invalid policy is refused here: fail closed is for boot, not for a typo now. */
+	ret = ctl_load_policy(&p);
+	if (ret != EXIT_FINE)
+		return ret;
+	if (!arg_dry_run) {
+		lockfd = df_lock_take(ctl_ctx);
+		if (lockfd < 0)
+			fprintf(stderr, "drvfilterctl: cannot take /run/drvfilter/lock: %s\n",
+				strerror(-lockfd));
+	}
+	r = df_apply(ctl_ctx, p, arg_dry_run ? DF_APPLY_DRY_RUN : 0, &rep);
+	if (r < 0 && r != -EIO) {
+		fprintf(stderr, "drvfilterctl: nothing could be applied: %s\n", strerror(-r));
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	if (!arg_dry_run) {
+		int w = df_state_write(ctl_ctx, rep);
+
+		if (w < 0) {
+			fprintf(stderr, "drvfilterctl: cannot write the state file: %s\n",
+				strerror(-w));
+			ret = EXIT_ERROR;
+		}
+	}
+	if (arg_json != JSON_OFF) {
+		df_report_write_json(rep, stdout, arg_json == JSON_PRETTY);
+	} else {
+		for (size_t i = 0; i < rep->nactions; i++) {
+			const struct df_action *a = &rep->actions[i];
+
+			printf("%s%s", arg_dry_run ? "would " : "", df_action_name(a->kind));
+			if (a->bus)
+				printf(" %s", a->bus);
+			if (a->driver)
+				printf(" %s", a->driver);
+			if (a->device)
+				printf(" %s", a->device);
+			if (a->value)
+				printf(" = %s", a->value);
+			if (a->error)
+				printf(": failed: %s", strerror(-a->error));
+			putchar('\n');
+		}
+		printf("%s mode: %zu drivers, %zu allowed, %zu denied; %zu devices unbound, %zu "
+		       "kept; %zu modules blacklisted; %zu errors\n",
+		       df_mode_name(rep->mode), rep->counts.drivers, rep->counts.allowed,
+		       rep->counts.denied, rep->counts.unbound, rep->counts.kept,
+		       rep->counts.blacklisted, rep->counts.errors);
+	}
+	if (rep->counts.errors)
+		ret = EXIT_ERROR;
+out:
+	df_report_free(rep);
+	df_policy_free(p);
+	if (lockfd >= 0)
+		close(lockfd);
+	return ret;
+}

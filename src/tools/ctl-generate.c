@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * drvfilterctl generate: a policy that allows exactly the drivers bound now,
+ * denies every other, and says where each allowed name comes from.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "macro.h"
+#include "strbuf.h"
+
+/* iniparser's line limit (policy-lex.c): a longer list would be cut. */
+#define LINE_MAX_BYTES 1022
+
+/* A name in a comment: printable ASCII only, and no '\\' that would join lines. */
+static int append_note_name(struct strbuf *sb, const char *name)
+{
+	int r = 0;
+
+	for (const char *c = name; *c && r >= 0; c++)
+		r = strbuf_appendc(sb, (*c >= 0x20 && *c < 0x7f && *c != '\\') ? *c : '?');
+	return r;
+}
+
+static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf *notes)
+{
+	size_t n = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < bus->ndrivers && r >= 0; i++) {
+		const struct df_driver *drv = &bus->drivers[i];
+		const char *why;
+
+		if (drv->ndevices == 0)
+			continue;
+		if (df_driver_name_check(drv->name, &why) < 0) {
+			fprintf(stderr,
+				"drvfilterctl: bus %s: driver '%s' %s: it cannot be "
+				"allowed by name\n",
+				bus->name, drv->name, why);
+			r = -EINVAL;
+			break;
+		}
+		r = strbuf_appendf(line, "%s%s", n++ ? ", " : "", drv->name);
+		if (r >= 0)
+			r = strbuf_appendf(notes, "# %s:", drv->name);
+		for (size_t k = 0; k < drv->ndevices && r >= 0; k++) {
+			r = strbuf_append(notes, k ? ", " : " ");
+			if (r >= 0)
+				r = append_note_name(notes, drv->devices[k]);
+		}
+		if (r >= 0)
+			r = strbuf_append(notes, "\n");
+		/*
+		 * Fallback mode knows a module that is not loaded by its name only:
+		 * when the module is named otherwise (xhci_pci registers xhci_hcd),
+		 * allow its name too, or its blacklist entry would block this driver.
+		 */
+		if (r >= 0 && drv->module && !drv->builtin) {
+			char alt[DF_NAME_MAX + 1];
+
+			for (size_t k = 0; (alt[k] = drv->module[k] == '_' ? '-' : drv->module[k]);
+			     k++)
+				;
+			if (!streq(drv->module, drv->name) && !streq(alt, drv->name) &&
+			    df_driver_name_check(drv->module, &why) == 0) {
+				r = strbuf_appendf(line, ", %s", drv->module);
+				if (r >= 0)
+					r = strbuf_appendf(notes,
+							   "# %s: the module of %s, for fallback "
+							   "mode's blacklist\n",
+							   drv->module, drv->name);
+				n++;
+			}
+		}
+	}
+	if (r >= 0 && line->len > LINE_MAX_BYTES) {
+		fprintf(stderr,
+			"drvfilterctl: bus %s: the list of bound drivers is longer than "
+			"one policy line (%d bytes) can hold\n",
+			bus->name, LINE_MAX_BYTES);
+		r = -E2BIG;
+	}
+	return r < 0 ? r : (int)n;
+}
+
+int verb_generate(int argc, char **argv)
+{
+	struct df_inventory *inv = NULL;
+	struct strbuf out = STRBUF_INIT;
+	int r, ret = EXIT_FINE;
+
+	r = df_inventory_load(ctl_ctx, 0, &inv);
+	if (r < 0) {
+		fprintf(stderr, "drvfilterctl: cannot read /sys/bus: %s\n", strerror(-r));
+		return EXIT_ERROR;
+	}
+	r = strbuf_append(&out,
+			  "# drvfilter policy written by 'drvfilterctl generate': it allows the "
+			  "drivers\n"
+			  "# bound to a device when it ran and denies every other driver.\n"
+			  "# Review it, install it as /etc/drvfilter.conf, check it with "
+			  "'drvfilterctl check',\n"
+			  "# and rebuild the initramfs. See drvfilter.conf(5).\n"
+			  "\n"
+			  "[filter]\n"
+			  "default = deny\n"
+			  "bound = unbind\n"
+			  "mode = auto\n"
+			  "lock = yes\n"
+			  "\n"
+			  "[allow]\n");
+	for (size_t i = 0; i < inv->nbuses && r >= 0; i++) {
+		const struct df_bus *bus = &inv->buses[i];
+		struct strbuf line = STRBUF_INIT, notes = STRBUF_INIT;
+		const char *why;
+
+		if (df_bus_name_check(bus->name, &why) < 0)
+			continue;
+		r = bus_line(bus, &line, &notes);
+		if (r > 0)
+			r = strbuf_appendf(&out, "%s%s = %s\n", strbuf_str(&notes), bus->name,
+					   strbuf_str(&line));
+		strbuf_release(&line);
+		strbuf_release(&notes);
+	}
+	if (r == -ENOMEM)
+		fprintf(stderr, "drvfilterctl: out of memory\n");
+	if (r < 0)
+		ret = EXIT_ERROR;
+	else
+		fputs(strbuf_str(&out), stdout);
+	if (inv->skipped)
+		fprintf(stderr,
+			"drvfilterctl: %zu entries of /sys could not be read; the policy "
+			"may miss drivers\n",
+			inv->skipped);
+	strbuf_release(&out);
+	df_inventory_free(inv);
+	return ret;
+}
