@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A recursive-descent JSON reader (RFC 8259), strict: no trailing commas, no comments. */
 #include <errno.h>
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,29 +162,48 @@ static int parse_string(struct parser *p, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
+static bool digit_at(const struct parser *p, size_t i)
+{
+	return i < p->len && p->s[i] >= '0' && p->s[i] <= '9';
+}
+
+/* RFC 8259's grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
 static int parse_number(struct parser *p, double *ret)
 {
-	size_t start = p->pos;
+	size_t i = p->pos, start = p->pos;
 	char buf[64], *end;
-	const char *digits;
 
-	if (p->pos < p->len && p->s[p->pos] == '-')
-		p->pos++;
-	if (p->pos >= p->len || !strchr("0123456789", p->s[p->pos]) || !p->s[p->pos])
+	if (i < p->len && p->s[i] == '-')
+		i++;
+	if (!digit_at(p, i))
 		return -EINVAL;
-	while (p->pos < p->len && p->s[p->pos] && strchr("0123456789+-.eE", p->s[p->pos]))
-		p->pos++;
-	if (p->pos - start >= sizeof(buf))
+	if (p->s[i] == '0')
+		i++;
+	else
+		while (digit_at(p, i))
+			i++;
+	if (i < p->len && p->s[i] == '.') {
+		if (!digit_at(p, ++i))
+			return -EINVAL;
+		while (digit_at(p, i))
+			i++;
+	}
+	if (i < p->len && (p->s[i] == 'e' || p->s[i] == 'E')) {
+		i++;
+		if (i < p->len && (p->s[i] == '+' || p->s[i] == '-'))
+			i++;
+		if (!digit_at(p, i))
+			return -EINVAL;
+		while (digit_at(p, i))
+			i++;
+	}
+	if (i - start >= sizeof(buf))
 		return -EINVAL;
-	memcpy(buf, p->s + start, p->pos - start);
-	buf[p->pos - start] = '\0';
+	memcpy(buf, p->s + start, i - start);
+	buf[i - start] = '\0';
+	p->pos = i;
 	*ret = strtod(buf, &end);
-	digits = buf + (buf[0] == '-');
-	/* strtod takes more than JSON does: hex, inf, leading zeros. */
-	if (*end || !isfinite(*ret) || (digits[0] == '0' && isdigit((unsigned char)digits[1])) ||
-	    strpbrk(buf, "xXnN"))
-		return -EINVAL;
-	return 0;
+	return *end || !isfinite(*ret) ? -EINVAL : 0;
 }
 
 static int parse_value(struct parser *p, struct jv *v, unsigned depth);
