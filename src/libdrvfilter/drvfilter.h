@@ -238,6 +238,16 @@ int df_module_decide(const struct df_policy *p, const char *bus, const char *mod
 int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
 			 size_t *ret_n);
 
+/* A module of this name exists (loadable or built in). */
+bool df_modules_exists(struct df_modules *m, const char *name);
+/*
+ * Warnings for fallback mode: exact names in the policy that are neither a
+ * registered driver on their bus nor a module's name, so that no module can
+ * be tied to them before it loads.
+ */
+int df_policy_fallback_notes(const struct df_policy *p, const struct df_inventory *inv,
+			     struct df_modules *m, struct df_diags *diags);
+
 /* Fill in device labels from udev's hwdb; -ENOENT when there is no hwdb. */
 int df_inventory_add_labels(struct df_inventory *inv);
 /* Fill in the candidate modules of unbound devices. */

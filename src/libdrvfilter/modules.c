@@ -395,3 +395,21 @@ int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char *
 	*ret_n = n;
 	return 0;
 }
+
+bool df_modules_exists(struct df_modules *m, const char *name)
+{
+	struct kmod_list *list = NULL, *l;
+	bool found = false;
+
+	if (!m || kmod_module_new_from_lookup(m->kmod, name, &list) < 0)
+		return false;
+	kmod_list_foreach(l, list)
+	{
+		struct kmod_module *mod = kmod_module_get_module(l);
+
+		found |= streq(kmod_module_get_name(mod), name);
+		kmod_module_unref(mod);
+	}
+	kmod_module_unref_list(list);
+	return found;
+}

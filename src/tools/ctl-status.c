@@ -26,6 +26,7 @@ struct status {
 	const char *drift; /* why the system does not run the policy on disk, or NULL */
 	char drift_buf[256];
 	size_t violations, mismatches, unbound, devices, allowed, denied;
+	struct df_diags notes; /* fallback mode: names no module can be tied to */
 };
 
 static const char *guarantee(bool kernel)
@@ -172,9 +173,8 @@ static void print_text(struct status *s)
 			if (drv->builtin)
 				(void)strbuf_append(&c, drv->module ? " (built-in)" : "(built-in)");
 			printf("%-12s %-20s %-16s %-8s %-3s %s", esc(&a, bus->name),
-			       esc(&b, drv->name), strbuf_str(&c),
-			       v.allowed ? "allowed" : "denied", allowed_str(drv->allowed),
-			       rule ? rule : "?");
+			       esc(&b, drv->name), strbuf_str(&c), v.allowed ? "allowed" : "denied",
+			       allowed_str(drv->allowed), rule ? rule : "?");
 			for (size_t k = 0; k < drv->ndevices; k++)
 				printf("%s%s", k ? ", " : " -> ", esc(&a, drv->devices[k]));
 			putchar('\n');
@@ -192,6 +192,12 @@ static void print_text(struct status *s)
 					printf("  %s %s bound to %s\n", esc(&a, inv->buses[i].name),
 					       esc(&b, drv->devices[k]), esc(&c, drv->name));
 			}
+	}
+	if (s->notes.count) {
+		printf("\nNotes on fallback mode:\n");
+		for (size_t i = 0; i < s->notes.count; i++)
+			printf("  line %u: %s\n", s->notes.items[i].line,
+			       s->notes.items[i].message);
 	}
 	if (s->unbound) {
 		size_t quiet = 0;
@@ -296,6 +302,12 @@ static void print_json(struct status *s)
 	json_key(&j, "skipped");
 	json_int(&j, (long long)inv->skipped);
 	json_object_end(&j);
+
+	json_key(&j, "notes");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->notes.count; i++)
+		json_string(&j, s->notes.items[i].message);
+	json_array_end(&j);
 
 	json_key(&j, "drivers");
 	json_array_begin(&j);
@@ -432,12 +444,18 @@ int verb_status(int argc, char **argv)
 		goto oom;
 	find_drift(&s);
 	count(&s);
+	df_diags_init(&s.notes);
+	if (s.policy_valid &&
+	    !(s.inv->kernel_filter && df_policy_mode(s.policy) != DF_MODE_FALLBACK) &&
+	    df_policy_fallback_notes(s.policy, s.inv, s.mods, &s.notes) == -ENOMEM)
+		goto oom;
 	if (arg_json != JSON_OFF)
 		print_json(&s);
 	else
 		print_text(&s);
 	if (s.drift || s.violations || s.mismatches)
 		ret = EXIT_VIOLATION;
+	df_diags_release(&s.notes);
 	df_state_release(&s.state);
 	df_modules_free(s.mods);
 	df_inventory_free(s.inv);
