@@ -125,6 +125,8 @@ struct df_names {
 /* The subdirectories of @rel (links to directories are not followed), sorted. */
 int df_dir_list_dirs(int dirfd, const char *rel, struct df_names *ret);
 void df_names_release(struct df_names *names);
+/* qsort(3) order for an array of C strings. */
+int df_cmp_strp(const void *a, const void *b);
 /* The kernel release: uname(2), or /proc/sys/kernel/osrelease under a sysroot. */
 int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size);
 

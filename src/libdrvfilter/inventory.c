@@ -12,12 +12,6 @@
 
 #include "drvfilter-private.h"
 
-/* Link names in a driver directory that are not bound devices. */
-static bool is_driver_attribute_link(const char *name)
-{
-	return streq(name, "module");
-}
-
 /* A bound device's link points into /sys/devices and ends in the link's own name. */
 static bool is_device_link(int dfd, const char *name)
 {
@@ -30,11 +24,6 @@ static bool is_device_link(int dfd, const char *name)
 	target[n] = '\0';
 	base = strrchr(target, '/');
 	return base && streq(base + 1, name) && strstr(target, "/devices/");
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int cmp_driver(const void *a, const void *b)
@@ -81,8 +70,7 @@ int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *r
 	while ((r = df_dir_next(d, &de)) > 0) {
 		char **slot;
 
-		if (!df_entry_is_link(dirfd(d), de) || is_driver_attribute_link(de->d_name) ||
-		    !is_device_link(dirfd(d), de->d_name))
+		if (!df_entry_is_link(dirfd(d), de) || !is_device_link(dirfd(d), de->d_name))
 			continue;
 		if (df_sysfs_name_check(de->d_name) < 0) {
 			df_log_cond(ctx, LOG_WARNING,
@@ -105,7 +93,7 @@ int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *r
 		return r;
 	}
 	if (n > 1)
-		qsort(names, n, sizeof(*names), cmp_str);
+		qsort(names, n, sizeof(*names), df_cmp_strp);
 	*ret = names;
 	*ret_n = n;
 	return 0;

@@ -363,11 +363,6 @@ static bool module_denied(const struct df_policy *p, const struct modinfo *mi)
 	return denied && !allowed;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
 			 size_t *ret_n)
 {
@@ -390,7 +385,7 @@ int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char *
 		return r;
 	}
 	if (n > 1)
-		qsort(list, n, sizeof(*list), cmp_str);
+		qsort(list, n, sizeof(*list), df_cmp_strp);
 	*ret = list;
 	*ret_n = n;
 	return 0;

@@ -199,7 +199,7 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 	return 0;
 }
 
-static int cmp_name(const void *a, const void *b)
+int df_cmp_strp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -246,7 +246,7 @@ int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
 	}
 	/* Sorted: logs, state files and tests read the same on every file system. */
 	if (ret->n > 1)
-		qsort(ret->v, ret->n, sizeof(*ret->v), cmp_name);
+		qsort(ret->v, ret->n, sizeof(*ret->v), df_cmp_strp);
 	return 0;
 }
 
