@@ -250,6 +250,8 @@ int df_policy_fallback_notes(const struct df_policy *p, const struct df_inventor
 
 /* Fill in device labels from udev's hwdb; -ENOENT when there is no hwdb. */
 int df_inventory_add_labels(struct df_inventory *inv);
+/* Name the module of built-in drivers without a module link, from modules.builtin. */
+int df_inventory_add_modules(struct df_inventory *inv, struct df_modules *m);
 /* Fill in the candidate modules of unbound devices. */
 int df_inventory_add_candidates(struct df_inventory *inv, struct df_modules *m);
 

@@ -77,3 +77,22 @@ int df_inventory_add_candidates(struct df_inventory *inv, struct df_modules *m)
 		}
 	return 0;
 }
+
+int df_inventory_add_modules(struct df_inventory *inv, struct df_modules *m)
+{
+	for (size_t i = 0; i < inv->nbuses; i++)
+		for (size_t j = 0; j < inv->buses[i].ndrivers; j++) {
+			struct df_driver *drv = &inv->buses[i].drivers[j];
+			char name[DF_NAME_MAX + 1];
+
+			if (drv->module || !drv->builtin)
+				continue;
+			/* modules.builtin names the module a built-in driver of its name is in. */
+			for (size_t k = 0; (name[k] = drv->name[k] == '-' ? '_' : drv->name[k]);
+			     k++)
+				;
+			if (df_modules_exists(m, name) && !(drv->module = strdup(name)))
+				return -ENOMEM;
+		}
+	return 0;
+}

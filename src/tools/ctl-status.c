@@ -437,7 +437,8 @@ int verb_status(int argc, char **argv)
 	}
 	(void)df_inventory_add_labels(s.inv);
 	if (df_modules_open(ctl_ctx, &s.mods) >= 0 &&
-	    df_inventory_add_candidates(s.inv, s.mods) == -ENOMEM)
+	    (df_inventory_add_candidates(s.inv, s.mods) == -ENOMEM ||
+	     df_inventory_add_modules(s.inv, s.mods) == -ENOMEM))
 		goto oom;
 	s.state_r = df_state_read(ctl_ctx, &s.state, s.state_why, sizeof(s.state_why));
 	if (s.state_r == -ENOMEM)
