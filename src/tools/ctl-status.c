@@ -202,8 +202,17 @@ static void print_text(struct status *s)
 	if (s->unbound) {
 		size_t quiet = 0;
 
+		bool any = false;
+
+		for (size_t i = 0; i < inv->nbuses; i++)
+			for (size_t j = 0; j < inv->buses[i].ndevices; j++)
+				any |= !inv->buses[i].devices[j].driver &&
+				       inv->buses[i].devices[j].ncandidates > 0;
 		/* Only devices a module exists for: the rest (cpu, memory, ...) is noise here. */
-		printf("\nUnbound devices a module could drive:\n");
+		if (any)
+			printf("\nUnbound devices a module could drive:\n");
+		else
+			printf("\nUnbound devices: none a module could drive\n");
 		for (size_t i = 0; i < inv->nbuses; i++)
 			for (size_t j = 0; j < inv->buses[i].ndevices; j++) {
 				const struct df_device *dev = &inv->buses[i].devices[j];
@@ -228,8 +237,10 @@ static void print_text(struct status *s)
 				}
 				putchar('\n');
 			}
-		if (quiet)
+		if (quiet && any)
 			printf("  and %zu more with no module for them (see --json)\n", quiet);
+		else if (quiet)
+			printf("  (%zu unbound; see --json)\n", quiet);
 	}
 	strbuf_release(&a);
 	strbuf_release(&b);
