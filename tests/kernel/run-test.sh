@@ -1,0 +1,55 @@
+#!/bin/sh
+# Boot a patched kernel under QEMU (TCG) with a busybox initramfs and check
+# the driver filter: the KUnit suite's KTAP result, then the checks of ./init.
+#   run-test.sh KERNEL_DIR      (bzImage and e1000.ko, from kernel-patch/build-kernel)
+# Prints every check; exit status 0 only when the KUnit suite and every check
+# passed and the guest said it was done.
+set -eu
+kdir=$1
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+busybox=$(command -v busybox || echo /bin/busybox)
+mkdir -p "$tmp/root/bin" "$tmp/root/lib/modules" "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev"
+cp "$busybox" "$tmp/root/bin/busybox"
+cp "$here/init" "$tmp/root/init"
+chmod 0755 "$tmp/root/init"
+cp "$kdir/e1000.ko" "$tmp/root/lib/modules/"
+(cd "$tmp/root" && find . | cpio -o -H newc --quiet | gzip -1) >"$tmp/initramfs.gz"
+truncate -s 1M "$tmp/disk.img"
+
+log=$tmp/serial.log
+start=$(date +%s)
+timeout 300 qemu-system-x86_64 -M pc -m 256 -nodefaults -no-reboot -display none \
+	-serial "file:$log" -accel tcg \
+	-kernel "$kdir/bzImage" -initrd "$tmp/initramfs.gz" \
+	-append "console=ttyS0 panic=1 loglevel=7 filter_deny_drivers=ALL:ALL filter_allow_drivers=pci:virtio-pci;virtio:virtio_blk" \
+	-drive "file=$tmp/disk.img,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0 \
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0 \
+	-netdev user,id=n1 -device e1000,netdev=n1 \
+	-device qemu-xhci || true
+echo "guest ran $(($(date +%s) - start)) s"
+
+# Console lines may carry a timestamp; the KTAP lines of the suite follow "# Subtest: driver_filter".
+sed -e 's/\r$//' -e 's/^\[ *[0-9.]*\] //' "$log" >"$tmp/console"
+# KEEP_CONSOLE=FILE keeps the guest's console for a look afterwards.
+[ -n "${KEEP_CONSOLE:-}" ] && cp "$tmp/console" "$KEEP_CONSOLE"
+fail=0
+suite=$(grep -E '^ *(not )?ok [0-9]+ (- )?driver_filter$' "$tmp/console" || true)
+cases_ok=$(grep -cE '^ +ok [0-9]+ (- )?filter_test_' "$tmp/console" || true)
+cases_bad=$(grep -E '^ +not ok [0-9]+ (- )?filter_test_' "$tmp/console" || true)
+echo "KUnit driver_filter: ${suite:-no result} ($cases_ok cases ok)"
+case $suite in
+*"not ok"* | "") fail=1 ;;
+esac
+[ -n "$cases_bad" ] && echo "$cases_bad" && fail=1
+[ "$cases_ok" -ge 9 ] || fail=1
+grep '^DRVFILTER-TEST: ' "$tmp/console" | grep -v ': done$' || true
+grep -q '^DRVFILTER-TEST: .*: FAIL' "$tmp/console" && fail=1
+if ! grep -q '^DRVFILTER-TEST: done$' "$tmp/console"; then
+	echo "the guest did not finish; the end of its console:"
+	tail -n 30 "$tmp/console"
+	fail=1
+fi
+exit $fail
