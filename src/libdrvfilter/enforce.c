@@ -260,6 +260,12 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 			if (!err)
 				rep->counts.unbound++;
 			r = record(run, DF_ACT_UNBIND, bus, name, devices[i], NULL, err);
+			if (err == -ENOENT &&
+			    faccessat(fd, "unbind", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+				df_log_cond(run->ctx, LOG_WARNING,
+					    "driver %s/%s has no unbind file (it suppresses bind "
+					    "attributes): only the kernel's filter can stop it",
+					    bus, name);
 		}
 	}
 	for (size_t i = 0; i < ndevices; i++)

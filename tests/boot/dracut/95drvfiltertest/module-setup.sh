@@ -1,0 +1,20 @@
+#!/bin/bash
+# Test-only dracut module: drvfilterctl and a pre-mount hook that reports
+# from inside the guest (the console is the channel), then reboots; QEMU runs
+# with -no-reboot, so the guest ends there.
+
+check() {
+    return 255 # only when asked for
+}
+
+depends() {
+    echo drvfilter
+    return 0
+}
+
+install() {
+    inst_binary "${drvfilter_prefix-}/usr/sbin/drvfilterctl" /usr/sbin/drvfilterctl
+    inst_multiple cat dmesg grep readlink sed tr
+    # shellcheck disable=SC2154 # moddir is set by dracut
+    inst_hook pre-mount 99 "$moddir/report.sh"
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Report what drvfilter did, between markers the host's harness reads, then end the boot.
+echo "DRVFILTER-STATUS-BEGIN"
+/usr/sbin/drvfilterctl status
+echo "DRVFILTER-STATUS-END status=$?"
+echo "DRVFILTER-JSON-BEGIN"
+/usr/sbin/drvfilterctl status --json=short
+echo "DRVFILTER-JSON-END"
+echo "DRVFILTER-STATE-BEGIN"
+cat /run/drvfilter/state.json
+echo "DRVFILTER-STATE-END"
+echo "DRVFILTER-MODULES: $(sed 's/ .*//' /proc/modules | tr '\n' ' ')"
+for d in /sys/bus/pci/devices/*; do
+    drv=none
+    [ -L "$d/driver" ] && drv=$(readlink "$d/driver") && drv=${drv##*/}
+    echo "DRVFILTER-PCI: ${d##*/} $(cat "$d/vendor"):$(cat "$d/device") $drv"
+done
+echo "DRVFILTER-KMSG-BEGIN"
+dmesg | grep 'drvfilter:'
+echo "DRVFILTER-KMSG-END"
+echo "DRVFILTER-DONE"
+reboot -f

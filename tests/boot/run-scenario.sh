@@ -1,0 +1,48 @@
+#!/bin/sh
+# One boot scenario: install the build into a staging tree, build an initramfs
+# with the real dracut and boot it (boot-guest.sh), then check the console
+# with the scenario's expect.sh.
+#   run-scenario.sh BUILD-DIR SCENARIO-DIR
+# shellcheck disable=SC2317 # the checks are called through expect()
+set -eu
+build=$1
+scenario=$2
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in qemu-system-x86_64 dracut; do
+	command -v "$tool" >/dev/null || { echo "$tool is missing: scripts/install-deps boot" >&2; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+DESTDIR=$tmp/stage cmake --install "$build" --prefix /usr >/dev/null
+kdir=$(sh "$here/stock-kernel.sh")
+sh "$here/boot-guest.sh" "$tmp/stage" "$kdir" "$scenario/policy.conf" "$tmp/out"
+console=$tmp/out/console
+# The sections the report hook prints, without the kernel's interleaved lines.
+section() { sed -n "/^$1-BEGIN/,/^$1-END/p" "$console" | grep -v '^\[ *[0-9.]*\]'; }
+not_in_modules() { ! grep -q "^DRVFILTER-MODULES:.* $1 " "$console" && ! grep -q "^DRVFILTER-MODULES: $1 " "$console"; }
+pci_driver() { grep -q "^DRVFILTER-PCI: [^ ]* 0x${1%%:*}:0x${1#*:} $2\$" "$console"; }
+console_has() { grep -q "$1" "$console"; }
+json_has() { section DRVFILTER-JSON | grep -q "$1"; }
+state_has() { section DRVFILTER-STATE | grep -q "$1"; }
+# dmesg lines carry timestamps like the kernel's own: the raw range here.
+kmsg_has() { sed -n '/^DRVFILTER-KMSG-BEGIN/,/^DRVFILTER-KMSG-END/p' "$console" | grep -q "$1"; }
+fail=0
+expect() {
+	what=$1
+	shift
+	if "$@"; then
+		echo "PASS: $what"
+	else
+		echo "FAIL: $what ($*)"
+		fail=1
+	fi
+}
+if ! grep -q '^DRVFILTER-DONE' "$console"; then
+	echo "the guest did not report; the end of its console:"
+	tail -n 40 "$console"
+	exit 1
+fi
+section DRVFILTER-STATUS
+# shellcheck disable=SC1091 # the scenario's checks
+. "$scenario/expect.sh"
+exit $fail

@@ -1,0 +1,12 @@
+# Checks on the console of the stock-kernel fallback boot (sourced by run-scenario.sh).
+expect "the e1000 module never loaded" not_in_modules e1000
+expect "nothing is bound to the e1000 device" pci_driver 8086:100e none
+expect "virtio-blk is driven" pci_driver 1af4:1001 virtio-pci
+expect "virtio-net is driven" pci_driver 1af4:1000 virtio-pci
+expect "the virtio disk exists" console_has 'virtio_blk virtio0: \[vda\]'
+expect "status --json: fallback mode" json_has '"mode":"fallback"'
+expect "status --json: no violation" json_has '"violations":\[\]'
+expect "status --json: no drift" json_has '"drift":null'
+expect "the state file records the e1000 blacklist" state_has '"module": "e1000"'
+expect "the state file records no error" state_has '"errors": 0'
+expect "the kernel log has the blacklist line" kmsg_has 'drvfilter: action=blacklist module=e1000 result=ok'
