@@ -15,11 +15,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 DESTDIR=$tmp/stage cmake --install "$build" --prefix /usr >/dev/null
 kdir=$(sh "$here/stock-kernel.sh")
+# A scenario's extra kernel arguments, if any, are in its append file.
+GUEST_APPEND=$(cat "$scenario/append" 2>/dev/null || true)
+export GUEST_APPEND
 sh "$here/boot-guest.sh" "$tmp/stage" "$kdir" "$scenario/policy.conf" "$tmp/out"
 console=$tmp/out/console
 # The sections the report hook prints, without the kernel's interleaved lines.
 section() { sed -n "/^$1-BEGIN/,/^$1-END/p" "$console" | grep -v '^\[ *[0-9.]*\]'; }
 not_in_modules() { ! grep -q "^DRVFILTER-MODULES:.* $1 " "$console" && ! grep -q "^DRVFILTER-MODULES: $1 " "$console"; }
+in_modules() { grep -q "^DRVFILTER-MODULES:.* $1 " "$console" || grep -q "^DRVFILTER-MODULES: $1 " "$console"; }
 pci_driver() { grep -q "^DRVFILTER-PCI: [^ ]* 0x${1%%:*}:0x${1#*:} $2\$" "$console"; }
 console_has() { grep -q "$1" "$console"; }
 json_has() { section DRVFILTER-JSON | grep -q "$1"; }
