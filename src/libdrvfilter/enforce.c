@@ -425,7 +425,7 @@ int df_cmdline_override(struct df_ctx *ctx)
 	return 0;
 }
 
-static int report_new(const struct df_policy *p, struct df_report **ret)
+static int report_new(const struct df_policy *p, bool dry_run, struct df_report **ret)
 {
 	struct df_report *rep = calloc(1, sizeof(*rep));
 
@@ -438,6 +438,8 @@ static int report_new(const struct df_policy *p, struct df_report **ret)
 		return -ENOMEM;
 	}
 	rep->fail_closed = p->fail_closed;
+	rep->dry_run = dry_run;
+	rep->started_usec = now_usec(CLOCK_REALTIME);
 	*ret = rep;
 	return 0;
 }
@@ -451,11 +453,9 @@ int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, stru
 	char buf[8];
 	int r;
 
-	r = report_new(p, &run.rep);
+	r = report_new(p, run.dry_run, &run.rep);
 	if (r < 0)
 		return r;
-	run.rep->dry_run = run.dry_run;
-	run.rep->started_usec = now_usec(CLOCK_REALTIME);
 	kfd = df_open_dir(ctx, "/sys/kernel/driver_filter");
 	run.rep->mode = kfd >= 0 ? DF_MODE_KERNEL : DF_MODE_FALLBACK;
 
@@ -600,11 +600,9 @@ int df_apply_udev(struct df_ctx *ctx, const struct df_policy *p, unsigned flags,
 			    "run by udev?");
 		return -EINVAL;
 	}
-	r = report_new(p, &run.rep);
+	r = report_new(p, run.dry_run, &run.rep);
 	if (r < 0)
 		return r;
-	run.rep->dry_run = run.dry_run;
-	run.rep->started_usec = now_usec(CLOCK_REALTIME);
 	kfd = df_open_dir(ctx, "/sys/kernel/driver_filter");
 	run.rep->mode = kfd >= 0 && p->mode != DF_MODE_FALLBACK ? DF_MODE_KERNEL : DF_MODE_FALLBACK;
 	if (df_cmdline_override(ctx) > 0)

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # drvfilter=off on the kernel command line: nothing enforced, recorded, loud.
 expect "the e1000 module loaded" in_modules e1000
 expect "e1000 drives its device" pci_driver 8086:100e e1000

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Checks on a stock-kernel boot whose policy denies a built-in driver.
 expect "the built-in i8042 was unbound" kmsg_has 'drvfilter: action=unbind bus=platform driver=i8042 device=i8042 result=ok'
 expect "the state file records the unbind" state_has '"device": "i8042"'

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Checks on the console of the stock-kernel fallback boot (sourced by run-scenario.sh).
 expect "the e1000 module never loaded" not_in_modules e1000
 expect "nothing is bound to the e1000 device" pci_driver 8086:100e none
