@@ -14,7 +14,12 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 DESTDIR=$tmp/stage cmake --install "$build" --prefix /usr >/dev/null
-kdir=$(sh "$here/stock-kernel.sh")
+# A scenario names the patched kernel it boots in its kernel file; else Debian's stock one.
+if [ -e "$scenario/kernel" ]; then
+	kdir=$(sh "$here/../../kernel-patch/build-kernel" "$(cat "$scenario/kernel")")
+else
+	kdir=$(sh "$here/stock-kernel.sh")
+fi
 # A scenario's extra kernel arguments, if any, are in its append file.
 GUEST_APPEND=$(cat "$scenario/append" 2>/dev/null || true)
 export GUEST_APPEND
@@ -25,6 +30,7 @@ section() { sed -n "/^$1-BEGIN/,/^$1-END/p" "$console" | grep -v '^\[ *[0-9.]*\]
 not_in_modules() { ! grep -q "^DRVFILTER-MODULES:.* $1 " "$console" && ! grep -q "^DRVFILTER-MODULES: $1 " "$console"; }
 in_modules() { grep -q "^DRVFILTER-MODULES:.* $1 " "$console" || grep -q "^DRVFILTER-MODULES: $1 " "$console"; }
 pci_driver() { grep -q "^DRVFILTER-PCI: [^ ]* 0x${1%%:*}:0x${1#*:} $2\$" "$console"; }
+filter_is() { grep -qx "DRVFILTER-FILTER: $1" "$console"; }
 console_has() { grep -q "$1" "$console"; }
 json_has() { section DRVFILTER-JSON | grep -q "$1"; }
 state_has() { section DRVFILTER-STATE | grep -q "$1"; }

@@ -15,8 +15,11 @@ for d in /sys/bus/pci/devices/*; do
     [ -L "$d/driver" ] && drv=$(readlink "$d/driver") && drv=${drv##*/}
     echo "DRVFILTER-PCI: ${d##*/} $(cat "$d/vendor"):$(cat "$d/device") $drv"
 done
+for f in allow deny locked; do
+    [ -e "/sys/kernel/driver_filter/$f" ] && echo "DRVFILTER-FILTER: $f=$(cat "/sys/kernel/driver_filter/$f")"
+done
 echo "DRVFILTER-KMSG-BEGIN"
-dmesg | grep 'drvfilter:'
+dmesg | grep -e 'drvfilter:' -e 'driver_filter:'
 echo "DRVFILTER-KMSG-END"
 echo "DRVFILTER-DONE"
 reboot -f
