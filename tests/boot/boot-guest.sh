@@ -6,7 +6,9 @@
 # boot/vmlinuz-KVER and lib/modules/KVER (stock-kernel.sh). The guest runs the
 # test module's report hook and reboots; OUT gets initrd.img, dracut.log and
 # console. Devices default to virtio-blk, virtio-net, e1000 and xHCI. Extra
-# kernel arguments come from $GUEST_APPEND.
+# kernel arguments come from $GUEST_APPEND; $DRACUT_MODULES picks the initrd's
+# flavour (default "base", the classic one; "systemd-initrd dracut-systemd" for
+# systemd's).
 set -eu
 stage=$(cd "$1" && pwd)
 kdir=$2
@@ -25,7 +27,7 @@ cp -a "$stage/usr/lib/dracut/modules.d/90drvfilter" "$here/dracut/95drvfiltertes
 	"$tmp/dracut/modules.d/"
 drvfilter_prefix=$stage drvfilter_policy=$policy dracutbasedir=$tmp/dracut \
 	dracut --force --no-hostonly --no-hostonly-cmdline --no-early-microcode \
-	--modules "base rootfs-block drvfiltertest" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
+	--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
 	--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix" \
 	--compress gzip "$out/initrd.img" >"$out/dracut.log" 2>&1 || {
 	tail -n 20 "$out/dracut.log" >&2

@@ -20,9 +20,20 @@ if [ -e "$scenario/kernel" ]; then
 else
 	kdir=$(sh "$here/stock-kernel.sh")
 fi
-# A scenario's extra kernel arguments, if any, are in its append file.
+# A scenario's extra kernel arguments, if any, are in its append file; with a
+# cmdline file, the boot options `drvfilterctl cmdline` prints for its policy too.
 GUEST_APPEND=$(cat "$scenario/append" 2>/dev/null || true)
+if [ -e "$scenario/cmdline" ]; then
+	GUEST_APPEND="$GUEST_APPEND $("$tmp/stage/usr/sbin/drvfilterctl" --policy "$scenario/policy.conf" cmdline)"
+fi
 export GUEST_APPEND
+# ... whether the test module spoils the policy inside the image (break-policy) ...
+DRVFILTER_TEST_BREAK_POLICY=
+[ -e "$scenario/break-policy" ] && DRVFILTER_TEST_BREAK_POLICY=1
+export DRVFILTER_TEST_BREAK_POLICY
+# ... and its dracut modules (the initrd's flavour) in its dracut-modules file.
+DRACUT_MODULES=$(cat "$scenario/dracut-modules" 2>/dev/null || echo base)
+export DRACUT_MODULES
 sh "$here/boot-guest.sh" "$tmp/stage" "$kdir" "$scenario/policy.conf" "$tmp/out"
 console=$tmp/out/console
 # The sections the report hook prints, without the kernel's interleaved lines.
@@ -30,6 +41,7 @@ section() { sed -n "/^$1-BEGIN/,/^$1-END/p" "$console" | grep -v '^\[ *[0-9.]*\]
 not_in_modules() { ! grep -q "^DRVFILTER-MODULES:.* $1 " "$console" && ! grep -q "^DRVFILTER-MODULES: $1 " "$console"; }
 in_modules() { grep -q "^DRVFILTER-MODULES:.* $1 " "$console" || grep -q "^DRVFILTER-MODULES: $1 " "$console"; }
 pci_driver() { grep -q "^DRVFILTER-PCI: [^ ]* 0x${1%%:*}:0x${1#*:} $2\$" "$console"; }
+not_state_has() { ! state_has "$1"; }
 filter_is() { grep -qx "DRVFILTER-FILTER: $1" "$console"; }
 console_has() { grep -q "$1" "$console"; }
 json_has() { section DRVFILTER-JSON | grep -q "$1"; }

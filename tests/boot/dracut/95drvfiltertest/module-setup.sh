@@ -15,6 +15,12 @@ depends() {
 install() {
     inst_binary "${drvfilter_prefix-}/usr/sbin/drvfilterctl" /usr/sbin/drvfilterctl
     inst_multiple cat dmesg grep readlink sed tr
+    # A scenario may spoil the policy inside the image: writable by anyone,
+    # which drvfilter-apply refuses, so the boot must fail closed.
+    if [[ ${DRVFILTER_TEST_BREAK_POLICY-} ]]; then
+        # shellcheck disable=SC2154 # initdir is set by dracut
+        chmod 0666 "$initdir/etc/drvfilter.conf"
+    fi
     # shellcheck disable=SC2154 # moddir is set by dracut
     inst_hook pre-mount 99 "$moddir/report.sh"
 }

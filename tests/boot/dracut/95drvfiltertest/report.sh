@@ -1,5 +1,9 @@
 #!/bin/sh
 # Report what drvfilter did, between markers the host's harness reads, then end the boot.
+# In a systemd initrd the hook's output goes to the journal: the console is the channel.
+exec >/dev/console 2>&1
+# Report once coldplug is over: systemd's pre-mount does not wait for it.
+udevadm settle --timeout=60 || true
 echo "DRVFILTER-STATUS-BEGIN"
 /usr/sbin/drvfilterctl status
 echo "DRVFILTER-STATUS-END status=$?"

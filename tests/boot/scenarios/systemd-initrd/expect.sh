@@ -1,0 +1,9 @@
+# shellcheck shell=sh
+# The stock-kernel fallback boot again, with systemd's initrd: the pre-udev
+# hook runs from dracut-pre-udev.service, before systemd-udevd.
+expect "systemd ran the initrd" console_has 'systemd\[1\]'
+expect "the e1000 module never loaded" not_in_modules e1000
+expect "nothing is bound to the e1000 device" pci_driver 8086:100e none
+expect "virtio-blk is driven" pci_driver 1af4:1001 virtio-pci
+expect "status --json: no violation" json_has '"violations":\[\]'
+expect "the state file records the e1000 blacklist" state_has '"module": "e1000"'
