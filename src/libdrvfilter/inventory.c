@@ -173,50 +173,44 @@ static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, stru
 
 static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_t *skipped)
 {
-	DIR *d = df_dir_open_at(busfd, "drivers");
-	struct dirent *de;
-	size_t cap = 0;
-	int r;
+	_cleanup_close_ int driversfd = -1;
+	struct df_names names;
+	int r = 0;
 
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((r = df_dir_next(d, &de)) > 0) {
-		struct df_driver *drv;
+	/* The same sorted, checked listing enforcement walks. */
+	r = df_dir_list_dirs(busfd, "drivers", &names);
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
+	if (names.unsafe) {
+		df_log_cond(ctx, LOG_WARNING,
+			    "bus %s: drivers skipped, their names not safe to use: %zu", bus->name,
+			    names.unsafe);
+		*skipped += names.unsafe;
+	}
+	driversfd = df_open_dir_at(busfd, "drivers");
+	bus->drivers = calloc(names.n ? names.n : 1, sizeof(*bus->drivers));
+	if (driversfd < 0 || !bus->drivers) {
+		df_names_release(&names);
+		return driversfd < 0 ? driversfd : -ENOMEM;
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		struct df_driver *drv = &bus->drivers[bus->ndrivers];
 
-		if (!df_entry_is_dir(dirfd(d), de))
-			continue;
-		if (df_sysfs_name_check(de->d_name) < 0) {
-			df_log_cond(ctx, LOG_WARNING,
-				    "bus %s: skipping a driver whose name is not "
-				    "safe",
-				    bus->name);
-			(*skipped)++;
+		r = load_driver(ctx, driversfd, names.v[i], drv, skipped);
+		if (r >= 0) {
+			bus->ndrivers++;
 			continue;
 		}
-		drv = grow((void **)&bus->drivers, &cap, bus->ndrivers, sizeof(*drv));
-		if (!drv) {
-			r = -ENOMEM;
-			break;
-		}
+		driver_release(drv);
 		*drv = (struct df_driver){ 0 };
-		bus->ndrivers++;
-		r = load_driver(ctx, dirfd(d), de->d_name, drv, skipped);
 		if (r == -ENOMEM)
 			break;
-		if (r < 0) {
-			df_log_cond(ctx, LOG_WARNING, "bus %s: cannot read driver %s: %s",
-				    bus->name, de->d_name, strerror(-r));
-			driver_release(drv);
-			bus->ndrivers--;
-			(*skipped)++;
-		}
+		df_log_cond(ctx, LOG_WARNING, "bus %s: cannot read driver %s: %s", bus->name,
+			    names.v[i], strerror(-r));
+		(*skipped)++;
 	}
-	closedir(d);
-	if (r < 0)
-		return r;
-	if (bus->ndrivers > 1)
-		qsort(bus->drivers, bus->ndrivers, sizeof(*bus->drivers), cmp_driver);
-	return 0;
+	df_names_release(&names);
+	return r == -ENOMEM ? r : 0;
 }
 
 static int load_device(struct df_ctx *ctx, int devicesfd, const char *name, struct df_device *dev)
