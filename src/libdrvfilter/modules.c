@@ -408,3 +408,39 @@ bool df_modules_exists(struct df_modules *m, const char *name)
 	kmod_module_unref_list(list);
 	return found;
 }
+
+int df_inventory_add_candidates(struct df_inventory *inv, struct df_modules *m)
+{
+	for (size_t i = 0; i < inv->nbuses; i++)
+		for (size_t j = 0; j < inv->buses[i].ndevices; j++) {
+			struct df_device *dev = &inv->buses[i].devices[j];
+			int r;
+
+			if (dev->driver || !dev->modalias || dev->candidates)
+				continue;
+			r = df_modules_lookup(m, dev->modalias, &dev->candidates,
+					      &dev->ncandidates);
+			if (r == -ENOMEM)
+				return r;
+		}
+	return 0;
+}
+
+int df_inventory_add_modules(struct df_inventory *inv, struct df_modules *m)
+{
+	for (size_t i = 0; i < inv->nbuses; i++)
+		for (size_t j = 0; j < inv->buses[i].ndrivers; j++) {
+			struct df_driver *drv = &inv->buses[i].drivers[j];
+			char name[DF_NAME_MAX + 1];
+
+			if (drv->module || !drv->builtin)
+				continue;
+			/* modules.builtin names the module a built-in driver of its name is in. */
+			for (size_t k = 0; (name[k] = drv->name[k] == '-' ? '_' : drv->name[k]);
+			     k++)
+				;
+			if (df_modules_exists(m, name) && !(drv->module = strdup(name)))
+				return -ENOMEM;
+		}
+	return 0;
+}
