@@ -132,7 +132,10 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size);
 
 /* ---- inventory.c: pieces the enforcement walk shares ---- */
 
-/* The bound devices of the driver directory @drvfd, sorted; unsafe names counted in @skipped. */
+/*
+ * The bound devices of the driver directory @drvfd, sorted; links that cannot
+ * be read or whose names are not safe are counted in @skipped.
+ */
 int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
 			   size_t *skipped);
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */

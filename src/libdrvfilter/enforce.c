@@ -218,8 +218,8 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 				strerror(-r));
 		if (skipped)
 			problem(run,
-				"driver %s/%s: bound devices skipped, their names not safe to use: "
-				"%zu",
+				"driver %s/%s: bound devices skipped, unreadable or their names "
+				"not safe to use: %zu",
 				bus, name, skipped);
 		keep = ndevices > 0 && df_policy_bound(run->p) == DF_BOUND_KEEP;
 		r = 0;
@@ -346,6 +346,8 @@ int df_write_file_atomic(const struct df_ctx *ctx, const char *dir, const char *
 
 		if (n < 0 && errno != EINTR)
 			r = -errno;
+		else if (n == 0)
+			r = -EIO; /* no progress: do not spin */
 		else if (n > 0)
 			done += (size_t)n;
 	}
@@ -476,7 +478,13 @@ int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, stru
 	}
 
 	if (run.rep->mode == DF_MODE_KERNEL) {
-		locked = df_read_at(kfd, "locked", buf, sizeof(buf)) >= 0 && streq(buf, "1");
+		r = df_read_at(kfd, "locked", buf, sizeof(buf));
+		locked = r >= 0 && streq(buf, "1");
+		/* Unknown: write anyway; if it is locked, each write fails and says so. */
+		if (r < 0)
+			problem(&run, "cannot read /sys/kernel/driver_filter/locked: %s",
+				strerror(-r));
+		r = 0;
 		if (locked)
 			df_log_cond(ctx, LOG_NOTICE,
 				    "the kernel policy is locked already: checking "

@@ -12,15 +12,20 @@
 
 #include "drvfilter-private.h"
 
-/* A bound device's link points into /sys/devices and ends in the link's own name. */
-static bool is_device_link(int dfd, const char *name)
+/*
+ * A bound device's link points into /sys/devices and ends in the link's own
+ * name: 1 if @name is one, 0 if not, -errno if the link cannot be read.
+ */
+static int is_device_link(int dfd, const char *name)
 {
 	char target[PATH_MAX];
 	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
 	const char *base;
 
-	if (n <= 0)
-		return false;
+	if (n < 0)
+		return errno == ENOENT || errno == EINVAL ? 0 : -errno; /* gone, or no link */
+	if (n == 0)
+		return 0;
 	target[n] = '\0';
 	base = strrchr(target, '/');
 	return base && streq(base + 1, name) && strstr(target, "/devices/");
@@ -70,7 +75,19 @@ int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *r
 	while ((r = df_dir_next(d, &de)) > 0) {
 		char **slot;
 
-		if (!df_entry_is_link(dirfd(d), de) || !is_device_link(dirfd(d), de->d_name))
+		int dev;
+
+		if (!df_entry_is_link(dirfd(d), de))
+			continue;
+		dev = is_device_link(dirfd(d), de->d_name);
+		if (dev < 0) {
+			/* Maybe a bound device: not knowing is a failure, not a "no". */
+			df_log_cond(ctx, LOG_WARNING, "cannot read a link of a driver: %s",
+				    strerror(-dev));
+			(*skipped)++;
+			continue;
+		}
+		if (!dev)
 			continue;
 		if (df_sysfs_name_check(de->d_name) < 0) {
 			df_log_cond(ctx, LOG_WARNING,

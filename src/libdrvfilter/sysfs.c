@@ -52,7 +52,9 @@ ssize_t df_read_at(int dirfd, const char *rel, char *buf, size_t size)
 	if (size < 2)
 		return -EINVAL;
 	/* O_NONBLOCK: a FIFO planted in a tree must not hang the boot. */
-	fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	do
+		fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;
 	/* One byte more than fits tells a value that was cut from one that fits. */
@@ -93,7 +95,9 @@ int df_write_at(int dirfd, const char *rel, const char *value)
 	int fd, r = 0;
 
 	/* O_NOFOLLOW: an attribute is never a symlink; O_TRUNC as a shell's '>' does. */
-	fd = openat(dirfd, rel, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_TRUNC);
+	do
+		fd = openat(dirfd, rel, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_TRUNC);
+	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;
 	do
