@@ -4,6 +4,9 @@
  * filter_allow_drivers=bus:drv1,drv2;bus2:ALL filter_deny_drivers=ALL:ALL
  * The kernel decides as df_policy_decide() does (allow list first, then deny),
  * so "default = deny" becomes a final ALL:ALL deny group.
+ *
+ * Also the other direction: whether the running kernel's command line says
+ * drvfilter=off, split into parameters the way the kernel's parse_args() does.
  */
 #include <errno.h>
 
@@ -110,4 +113,68 @@ int df_policy_kernel_options(const struct df_policy *p, char **ret)
 	if (!*ret)
 		return -ENOMEM;
 	return strlen(*ret) + 1 > DF_KERNEL_CMDLINE_MAX ? -E2BIG : 0;
+}
+
+static bool cmdline_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/*
+ * Cut the next parameter off *@s in place as the kernel does: blanks inside
+ * double quotes do not split, a quote around the whole parameter or around
+ * its value is dropped. NULL when nothing is left.
+ */
+static char *cmdline_next(char **s, char **value)
+{
+	char *p = *s, *start, *end;
+	bool quoted = false;
+
+	while (cmdline_space(*p))
+		p++;
+	if (!*p)
+		return NULL;
+	start = p;
+	for (; *p && (quoted || !cmdline_space(*p)); p++)
+		if (*p == '"')
+			quoted = !quoted;
+	end = p;
+	*s = *p ? p + 1 : p;
+	*end = '\0';
+	if (*start == '"') {
+		start++;
+		if (end > start && end[-1] == '"')
+			*--end = '\0';
+	}
+	*value = strchr(start, '=');
+	if (*value) {
+		*(*value)++ = '\0';
+		if (**value == '"') {
+			(*value)++;
+			if (end > *value && end[-1] == '"')
+				end[-1] = '\0';
+		}
+	}
+	return start;
+}
+
+int df_cmdline_has_override(char *cmdline)
+{
+	char *value;
+
+	for (char *s = cmdline, *param; (param = cmdline_next(&s, &value));) {
+		if (streq(param, "--") && !value)
+			break; /* the rest is init's */
+		if (streq(param, "drvfilter") && value && streq(value, "off"))
+			return 1;
+	}
+	return 0;
+}
+
+int df_cmdline_override(struct df_ctx *ctx)
+{
+	char buf[4096];
+	ssize_t n = df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf));
+
+	return n < 0 ? (int)n : df_cmdline_has_override(buf);
 }

@@ -332,8 +332,15 @@ int df_lock_take(struct df_ctx *ctx);
 const char *df_action_name(enum df_action_kind kind);
 /* "ok", "dry-run", "error", or "mismatch" for a failed check. */
 const char *df_action_result(enum df_action_kind kind, int error, bool dry_run);
-/* 1 when the kernel command line (under the sysroot) holds drvfilter=off, else 0 or -errno. */
+/*
+ * 1 when the kernel command line (under the sysroot) holds drvfilter=off, else
+ * 0 or -errno. Parameters are split as the kernel splits them (quotes keep
+ * blanks, "--" ends them), so a value that merely contains the words does not
+ * count.
+ */
 int df_cmdline_override(struct df_ctx *ctx);
+/* The same for the command line @cmdline, which it cuts up in place. */
+int df_cmdline_has_override(char *cmdline);
 
 /* ---- state: /run/drvfilter/state.json ---- */
 

@@ -413,20 +413,6 @@ static int fallback_blacklist(struct run *run)
 	return r;
 }
 
-int df_cmdline_override(struct df_ctx *ctx)
-{
-	char buf[4096];
-	ssize_t n = df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf));
-	char *save = NULL;
-
-	if (n < 0)
-		return (int)n;
-	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		if (streq(w, "drvfilter=off"))
-			return 1;
-	return 0;
-}
-
 static int report_new(const struct df_policy *p, bool dry_run, struct df_report **ret)
 {
 	struct df_report *rep = calloc(1, sizeof(*rep));

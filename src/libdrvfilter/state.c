@@ -4,7 +4,9 @@
  * all (temporary file + rename), and read back by `status` to tell drift.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "drvfilter-private.h"
 #include "json-read.h"
@@ -123,7 +125,10 @@ int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
 
 int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize)
 {
-	_cleanup_free_ char *buf = malloc(DF_STATE_SIZE_MAX);
+	_cleanup_free_ char *path = df_ctx_path(ctx, STATE_DIR "/" STATE_NAME);
+	_cleanup_free_ char *buf = NULL;
+	struct stat sb;
+	size_t size;
 	struct jv root;
 	const struct jv *policy, *counts;
 	size_t off;
@@ -132,9 +137,20 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	int r;
 
 	*st = (struct df_state){ 0 };
-	if (!buf)
+	if (!path)
 		return -ENOMEM;
-	n = df_read_file(ctx, STATE_DIR "/" STATE_NAME, buf, DF_STATE_SIZE_MAX);
+	/* Room for what the file holds now, and one byte to see it did not grow. */
+	if (stat(path, &sb) < 0) {
+		n = -errno;
+	} else {
+		size = S_ISREG(sb.st_mode) && sb.st_size < DF_STATE_SIZE_MAX
+			       ? (size_t)sb.st_size + 2
+			       : DF_STATE_SIZE_MAX;
+		buf = malloc(size);
+		if (!buf)
+			return -ENOMEM;
+		n = df_read_at(AT_FDCWD, path, buf, size);
+	}
 	if (n == -ENOENT)
 		return -ENOENT;
 	if (n < 0) {

@@ -66,6 +66,37 @@ START_TEST(test_cmdline_too_long)
 }
 END_TEST
 
+/* drvfilter=off is a parameter of its own, split as the kernel splits them. */
+static const struct {
+	const char *cmdline;
+	int override;
+} overrides[] = {
+	{ "console=ttyS0 drvfilter=off panic=1", 1 },
+	{ "drvfilter=off", 1 },
+	{ "  drvfilter=off\n", 1 },
+	{ "\"drvfilter=off\"", 1 },
+	{ "drvfilter=\"off\" quiet", 1 },
+	{ "quiet\tdrvfilter=off", 1 },
+	{ "", 0 },
+	{ "console=ttyS0 quiet", 0 },
+	{ "drvfilter=offx drvfilter= drvfilter off", 0 },
+	{ "foo=\"a drvfilter=off b\"", 0 },
+	{ "\"a drvfilter=off\"", 0 },
+	{ "console=ttyS0 -- drvfilter=off", 0 },
+	{ "xdrvfilter=off Drvfilter=off", 0 },
+};
+
+START_TEST(test_cmdline_override)
+{
+	char *line = strdup(overrides[_i].cmdline);
+
+	ck_assert_ptr_nonnull(line);
+	ck_assert_msg(df_cmdline_has_override(line) == overrides[_i].override, "%s",
+		      overrides[_i].cmdline);
+	free(line);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cmdline");
@@ -73,6 +104,10 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_cmdline_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_cmdline_too_long);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("override");
+	tcase_add_loop_test(tc, test_cmdline_override, 0,
+			    (int)(sizeof(overrides) / sizeof(overrides[0])));
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
