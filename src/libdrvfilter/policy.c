@@ -449,7 +449,7 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 	struct df_policy *p = NULL;
 	struct df_lex lex = { 0 };
 	dictionary *d = NULL;
-	size_t len, errors;
+	size_t len = 0, errors;
 	int r, err;
 
 	free(diags->file);
