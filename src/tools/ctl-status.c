@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "macro.h"
@@ -115,7 +116,7 @@ static void print_time(long long usec)
 		fputs(buf, stdout);
 }
 
-/* Names from sysfs, printed escaped. */
+/* Names from sysfs and labels from the hwdb, printed escaped. */
 static const char *esc(struct strbuf *sb, const char *s)
 {
 	sb->len = 0;
@@ -156,6 +157,8 @@ static void print_text(struct status *s)
 	if (inv->skipped)
 		printf("Skipped:    %zu entries could not be read or had unsafe names\n",
 		       inv->skipped);
+	if ((inv->skipped || s->state_r == -EACCES) && geteuid() != 0)
+		printf("Note:       not run as root: what only root may read is missing above\n");
 
 	printf("\n%-12s %-20s %-16s %-8s %-3s %s\n", "BUS", "DRIVER", "MODULE", "DECISION", "BIT",
 	       "RULE / DEVICES");
@@ -225,7 +228,7 @@ static void print_text(struct status *s)
 				}
 				printf("  %s %s", esc(&a, inv->buses[i].name), esc(&b, dev->name));
 				if (dev->label)
-					printf(" %s", dev->label);
+					printf(" %s", esc(&c, dev->label));
 				for (size_t k = 0; k < dev->ncandidates; k++) {
 					struct df_verdict v;
 
