@@ -254,7 +254,7 @@ static int parse_container(struct parser *p, struct jv *v, unsigned depth, bool 
 		}
 		if (object)
 			v->keys[v->count] = key;
-		v->items[v->count] = (struct jv){ JV_NULL };
+		v->items[v->count] = (struct jv){ .type = JV_NULL };
 		v->count++;
 		r = parse_value(p, &v->items[v->count - 1], depth + 1);
 		if (r < 0)
@@ -308,7 +308,7 @@ int json_parse(const char *buf, size_t len, struct jv *ret, size_t *offset)
 	struct parser p = { buf, len, 0 };
 	int r;
 
-	*ret = (struct jv){ JV_NULL };
+	*ret = (struct jv){ .type = JV_NULL };
 	r = parse_value(&p, ret, 0);
 	if (r >= 0) {
 		skip_ws(&p);
@@ -317,7 +317,7 @@ int json_parse(const char *buf, size_t len, struct jv *ret, size_t *offset)
 	}
 	if (r < 0) {
 		jv_release(ret);
-		*ret = (struct jv){ JV_NULL };
+		*ret = (struct jv){ .type = JV_NULL };
 	}
 	if (offset)
 		*offset = p.pos;
@@ -334,7 +334,7 @@ void jv_release(struct jv *v)
 	free(v->items);
 	free(v->keys);
 	free(v->string);
-	*v = (struct jv){ JV_NULL };
+	*v = (struct jv){ .type = JV_NULL };
 }
 
 const struct jv *jv_get(const struct jv *v, const char *key)
