@@ -84,6 +84,11 @@ char *df_ctx_path(const struct df_ctx *ctx, const char *path)
 	return strbuf_steal(&sb);
 }
 
+bool df_log_enabled(const struct df_ctx *ctx, int priority)
+{
+	return ctx && ctx->log_fn && priority <= ctx->log_priority;
+}
+
 void df_log(const struct df_ctx *ctx, int priority, const char *file, int line, const char *fn,
 	    const char *format, ...)
 {

@@ -15,6 +15,8 @@
 _printf_(6, 7) void df_log(const struct df_ctx *ctx, int priority, const char *file, int line,
 			   const char *fn, const char *format, ...);
 
+/* Whether a message of @priority would reach the log function (to skip building it). */
+bool df_log_enabled(const struct df_ctx *ctx, int priority);
 #define df_log_cond(ctx, prio, ...) df_log(ctx, prio, __FILE__, __LINE__, __func__, __VA_ARGS__)
 #define df_dbg(ctx, ...) df_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
 
@@ -141,7 +143,13 @@ int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *r
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */
 int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin);
 
-/* enforce.c: @data into @dir/@name (under the sysroot) by temporary file and rename. */
+/*
+ * enforce.c: @dir/@name (under the sysroot) replaced by temporary file and
+ * rename(2), all or nothing; @fill writes the contents to a stream whose
+ * write errors (also short writes, EINTR retried) fail the whole.
+ */
+int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const char *name,
+			      mode_t mode, int (*fill)(FILE *f, void *data), void *data);
 int df_write_file_atomic(const struct df_ctx *ctx, const char *dir, const char *name,
 			 const char *data, size_t len, mode_t mode);
 

@@ -96,10 +96,18 @@ static int record(struct run *run, enum df_action_kind kind, const char *bus, co
 	struct df_report *rep = run->rep;
 	struct df_action *a;
 	struct strbuf sb = STRBUF_INIT;
+	/*
+	 * Writing allowed=1 confirms what the kernel does anyway: counted, and
+	 * logged at LOG_INFO (drvfilter-apply -v), not kept in the state file.
+	 */
+	bool confirm = kind == DF_ACT_ALLOWED && value && streq(value, "1") && !error;
+	int prio = error ? LOG_ERR : confirm ? LOG_INFO : LOG_NOTICE;
 	int r = 0;
 
 	if (error)
 		rep->counts.errors++;
+	if (!df_log_enabled(run->ctx, prio))
+		goto store;
 	r = strbuf_appendf(&sb, "action=%s", df_action_name(kind));
 	if (r >= 0 && bus)
 		r = append_field(&sb, "bus", bus);
@@ -118,10 +126,10 @@ static int record(struct run *run, enum df_action_kind kind, const char *bus, co
 	if (r >= 0 && error && kind != DF_ACT_CHECK)
 		r = append_field(&sb, "error", strerror(-error));
 	if (r >= 0)
-		df_log_cond(run->ctx, error ? LOG_ERR : LOG_NOTICE, "%s", sb.s);
+		df_log_cond(run->ctx, prio, "%s", sb.s);
 	strbuf_release(&sb);
-
-	if (kind == DF_ACT_ALLOWED && value && streq(value, "1") && !error)
+store:
+	if (confirm)
 		return 0;
 	if (rep->nactions == rep->capactions) {
 		size_t c = rep->capactions ? 2 * rep->capactions : 32;
@@ -186,7 +194,10 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 {
 	struct df_report *rep = run->rep;
 	bool kernel = rep->mode == DF_MODE_KERNEL;
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int own = -1;
+	char rel[DF_NAME_MAX + sizeof("/allowed")];
+	const char *attr = "allowed";
+	int fd; /* the driver's directory, or its bus's drivers/ with attr "NAME/allowed" */
 	struct df_verdict v;
 	char **devices = NULL;
 	size_t ndevices = 0, skipped = 0;
@@ -202,14 +213,23 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 		rep->counts.denied++;
 	if (v.allowed && !kernel)
 		return 0;
-	fd = df_open_dir_at(driversfd, name);
-	if (fd < 0) {
-		/* The driver went away between readdir and now: nothing left to enforce. */
-		if (fd != -ENOENT)
-			problem(run, "cannot open driver %s/%s: %s", bus, name, strerror(-fd));
-		return 0;
-	}
-	if (!v.allowed) {
+	if (v.allowed) {
+		/*
+		 * Nothing to list: the allowed file is all, reached from the bus's
+		 * directory in one openat (the name is checked: it holds no '/').
+		 */
+		snprintf(rel, sizeof(rel), "%s/allowed", name);
+		fd = driversfd;
+		attr = rel;
+	} else {
+		fd = own = df_open_dir_at(driversfd, name);
+		if (fd < 0) {
+			/* The driver went away between readdir and now: nothing left to enforce. */
+			if (fd != -ENOENT)
+				problem(run, "cannot open driver %s/%s: %s", bus, name,
+					strerror(-fd));
+			return 0;
+		}
 		r = df_driver_list_devices(run->ctx, fd, &devices, &ndevices, &skipped);
 		if (r == -ENOMEM)
 			return r;
@@ -224,12 +244,13 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 		keep = ndevices > 0 && df_policy_bound(run->p) == DF_BOUND_KEEP;
 		r = 0;
 	}
+
 	if (kernel && locked) {
 		/* Cannot write any more: say whether the kernel agrees with the policy. */
 		bool want = v.allowed || keep;
 		int err = 0;
 
-		if (df_read_at(fd, "allowed", cur, sizeof(cur)) < 0 || cur[1] ||
+		if (df_read_at(fd, attr, cur, sizeof(cur)) < 0 || cur[1] ||
 		    cur[0] != '0' + want)
 			err = -EPERM;
 		if (err || !v.allowed)
@@ -238,7 +259,7 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 		keep = true;
 	} else if (kernel) {
 		const char *value = v.allowed || keep ? "1" : "0";
-		int err = write_attr(run, fd, "allowed", value);
+		int err = write_attr(run, fd, attr, value);
 
 		r = record(run, DF_ACT_ALLOWED, bus, name, NULL, value, err);
 		/* Writing 0 detached the devices; if it failed, unbind them one by one. */
@@ -323,14 +344,38 @@ static int walk_drivers(struct run *run, bool locked)
 	return r;
 }
 
-/* Write @data to @dir/@name through a temporary file and rename(2): all or nothing. */
-int df_write_file_atomic(const struct df_ctx *ctx, const char *dir, const char *name,
-			 const char *data, size_t len, mode_t mode)
+/* A stdio stream onto a descriptor whose writes go through write(2) and keep the first error. */
+struct sink {
+	int fd;
+	int err;
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t size)
+{
+	struct sink *s = cookie;
+	size_t done = 0;
+
+	while (done < size && !s->err) {
+		ssize_t n = write(s->fd, buf + done, size - done);
+
+		if (n < 0 && errno != EINTR)
+			s->err = -errno;
+		else if (n == 0)
+			s->err = -EIO; /* no progress: do not spin */
+		else if (n > 0)
+			done += (size_t)n;
+	}
+	return s->err ? 0 : (ssize_t)size;
+}
+
+int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const char *name,
+			      mode_t mode, int (*fill)(FILE *f, void *data), void *data)
 {
 	_cleanup_free_ char *d = df_ctx_path(ctx, dir);
 	_cleanup_free_ char *tmp = NULL, *dst = NULL;
-	int fd, r = 0;
-	size_t done = 0;
+	struct sink sink = { -1, 0 };
+	FILE *f;
+	int r;
 
 	if (!d)
 		return -ENOMEM;
@@ -338,30 +383,47 @@ int df_write_file_atomic(const struct df_ctx *ctx, const char *dir, const char *
 		return -errno;
 	if (asprintf(&tmp, "%s/.%s.XXXXXX", d, name) < 0 || asprintf(&dst, "%s/%s", d, name) < 0)
 		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
+	sink.fd = mkostemp(tmp, O_CLOEXEC);
+	if (sink.fd < 0)
 		return -errno;
-	while (done < len && r == 0) {
-		ssize_t n = write(fd, data + done, len - done);
-
-		if (n < 0 && errno != EINTR)
-			r = -errno;
-		else if (n == 0)
-			r = -EIO; /* no progress: do not spin */
-		else if (n > 0)
-			done += (size_t)n;
-	}
-	if (r == 0 && fchmod(fd, mode) < 0)
+	/* Streamed, not built in memory: a state file of 20,000 actions is megabytes. */
+	f = fopencookie(&sink, "w", (cookie_io_functions_t){ .write = sink_write });
+	r = f ? fill(f, data) : -ENOMEM;
+	if (f && fclose(f) != 0 && r == 0)
+		r = -EIO;
+	if (sink.err)
+		r = sink.err;
+	if (r == 0 && fchmod(sink.fd, mode) < 0)
 		r = -errno;
-	if (r == 0 && fsync(fd) < 0)
+	if (r == 0 && fsync(sink.fd) < 0)
 		r = -errno;
-	if (close(fd) < 0 && r == 0)
+	if (close(sink.fd) < 0 && r == 0)
 		r = -errno;
 	if (r == 0 && rename(tmp, dst) < 0)
 		r = -errno;
 	if (r < 0)
 		unlink(tmp);
 	return r;
+}
+
+struct bytes {
+	const char *data;
+	size_t len;
+};
+
+static int fill_bytes(FILE *f, void *data)
+{
+	const struct bytes *b = data;
+
+	return fwrite(b->data, 1, b->len, f) == b->len ? 0 : -EIO;
+}
+
+int df_write_file_atomic(const struct df_ctx *ctx, const char *dir, const char *name,
+			 const char *data, size_t len, mode_t mode)
+{
+	struct bytes b = { data, len };
+
+	return df_write_file_atomic_with(ctx, dir, name, mode, fill_bytes, &b);
 }
 
 static int fallback_blacklist(struct run *run)

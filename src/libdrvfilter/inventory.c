@@ -64,14 +64,20 @@ static void *grow(void **array, size_t *cap, size_t n, size_t size)
 int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
 			   size_t *skipped)
 {
-	DIR *d = df_dir_open_at(drvfd, ".");
+	/* A duplicate, not a second lookup of the path: fdopendir() takes it over. */
+	int dfd = fcntl(drvfd, F_DUPFD_CLOEXEC, 3);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
 	int r;
 
-	if (!d)
-		return -errno;
+	if (!d) {
+		r = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		return r;
+	}
 	while ((r = df_dir_next(d, &de)) > 0) {
 		char **slot;
 

@@ -103,24 +103,16 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 	json_finish(&j);
 }
 
+static int fill_state(FILE *f, void *data)
+{
+	df_report_write_json(data, f, true);
+	return ferror(f) ? -EIO : 0;
+}
+
 int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	int r;
-
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return -ENOMEM;
-	df_report_write_json(rep, f, true);
-	if (fclose(f) != 0) {
-		free(buf);
-		return -ENOMEM;
-	}
-	r = df_write_file_atomic(ctx, STATE_DIR, STATE_NAME, buf, len, 0644);
-	free(buf);
-	return r;
+	return df_write_file_atomic_with(ctx, STATE_DIR, STATE_NAME, 0644, fill_state,
+					 (void *)rep);
 }
 
 int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize)

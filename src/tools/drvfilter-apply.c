@@ -60,7 +60,8 @@ _printf_(6, 0) static void log_fn(void *data, int priority, const char *file, in
 	int n;
 
 	vsnprintf(msg, sizeof(msg), format, args);
-	if (kmsg_fd >= 0) {
+	/* The kernel log gets what changes something or fails; -v adds the rest. */
+	if (kmsg_fd >= 0 && priority <= LOG_NOTICE) {
 		/* One write per line: /dev/kmsg takes each write as one record. */
 		char rec[1100];
 
@@ -191,7 +192,7 @@ int main(int argc, char **argv)
 		goto oom;
 	open_kmsg(ctx);
 	df_ctx_set_log_fn(ctx, log_fn, NULL);
-	df_ctx_set_log_priority(ctx, LOG_NOTICE);
+	df_ctx_set_log_priority(ctx, arg_verbose || arg_dry_run ? LOG_INFO : LOG_NOTICE);
 	if (!arg_dry_run) {
 		lockfd = df_lock_take(ctx);
 		if (lockfd < 0)

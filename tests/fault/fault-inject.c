@@ -183,6 +183,30 @@ int mkostemp(char *template, int flags)
 	return fd;
 }
 
+/* A duplicated descriptor keeps its path. */
+int fcntl(int fd, int cmd, ...)
+{
+	static int (*next)(int, int, ...);
+	va_list ap;
+	long arg;
+	int r;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, long);
+	va_end(ap);
+	if (!next)
+		next = real("fcntl");
+	r = next(fd, cmd, arg);
+	if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) {
+		const char *p = path_of(fd);
+		char *copy = p ? strdup(p) : NULL;
+
+		remember(r, copy);
+		free(copy);
+	}
+	return r;
+}
+
 int close(int fd)
 {
 	static int (*next)(int);

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * drvfilter-bench: drvfilter-apply against the syscall floor and a POSIX-sh
+ * loop on synthetic machines of growing size, run side by side (floor, apply,
+ * shell, floor, apply, shell, ...), so the ratios hold on a noisy machine.
+ * Prints median and min-max wall times, the ratios, peak RSS, the slopes per
+ * driver and per rule, and the targets of DESIGN.md at the largest size.
+ * Usage: drvfilter-bench APPLY FLOOR NAIVE-SH [--quick] [--dir DIR]
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gen.h"
+
+enum { FLOOR, APPLY, SHELL, PROGRAMS };
+
+struct sample {
+	double ms[PROGRAMS][16];
+	long rss_kib[PROGRAMS];
+	int n[PROGRAMS];
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Run @argv with output to /dev/null: wall time in ms, peak RSS in KiB; <0 on failure. */
+static double run(char *const argv[], long *rss_kib)
+{
+	struct rusage ru;
+	double t0 = now_ms(), t;
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
+		return -1;
+	t = now_ms() - t0;
+	*rss_kib = ru.ru_maxrss;
+	/* apply exits 0; the floor and the shell too. Anything else is a broken run. */
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "bench: %s exited with %d\n", argv[0],
+			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		return -1;
+	}
+	return t;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct row {
+	struct bench_size size;
+	int runs, shell_runs;
+	double med[PROGRAMS], min[PROGRAMS], max[PROGRAMS];
+	long rss[PROGRAMS];
+};
+
+static int measure(const char *apply, const char *floor_prog, const char *naive, const char *dir,
+		   struct row *row)
+{
+	char tree[4096], decisions[4200];
+	struct sample s = { 0 };
+
+	snprintf(tree, sizeof(tree), "%s/n%zu-r%zu", dir, row->size.drivers, row->size.rules);
+	if (bench_generate(tree, &row->size) < 0)
+		return -1;
+	snprintf(decisions, sizeof(decisions), "%s/decisions", tree);
+	char *const argv[PROGRAMS][5] = {
+		{ (char *)floor_prog, tree, decisions, NULL },
+		{ (char *)apply, (char *)"--sysroot", tree, NULL },
+		{ (char *)"/bin/sh", (char *)naive, tree, NULL },
+	};
+	/* One warm-up round: the tree in the page cache, the programs loaded. */
+	for (int round = -1; round < row->runs; round++) {
+		for (int p = 0; p < PROGRAMS; p++) {
+			long rss;
+			double t;
+
+			if (p == SHELL && round >= row->shell_runs)
+				continue;
+			if (bench_reset(tree) < 0)
+				return -1;
+			t = run(argv[p], &rss);
+			if (t < 0)
+				return -1;
+			if (round < 0)
+				continue;
+			s.ms[p][s.n[p]++] = t;
+			if (rss > s.rss_kib[p])
+				s.rss_kib[p] = rss;
+		}
+	}
+	for (int p = 0; p < PROGRAMS; p++) {
+		row->med[p] = median(s.ms[p], s.n[p]);
+		row->min[p] = s.ms[p][0];
+		row->max[p] = s.ms[p][s.n[p] - 1];
+		row->rss[p] = s.rss_kib[p];
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = "/dev/shm/drvfilter-bench";
+	bool quick = false;
+	/* N at R = 10 gives the per-driver slope, R at N = 1,000 the per-rule one. */
+	struct row rows[] = {
+		{ .size = { 100, 10, 5, 50 }, .runs = 9, .shell_runs = 9 },
+		{ .size = { 1000, 10, 20, 50 }, .runs = 9, .shell_runs = 9 },
+		{ .size = { 20000, 10, 200, 50 }, .runs = 7, .shell_runs = 3 },
+		{ .size = { 1000, 1000, 20, 50 }, .runs = 9, .shell_runs = 5 },
+		{ .size = { 1000, 10000, 20, 50 }, .runs = 9, .shell_runs = 3 },
+		{ .size = { 20000, 10000, 200, 50 }, .runs = 7, .shell_runs = 3 },
+	};
+	size_t nrows = sizeof(rows) / sizeof(rows[0]);
+	struct row *big = &rows[nrows - 1];
+	double per_driver, per_rule, predicted;
+	int fail = 0;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: drvfilter-bench APPLY FLOOR NAIVE-SH [--quick] [--dir DIR]\n");
+		return 2;
+	}
+	for (int i = 4; i < argc; i++) {
+		if (strcmp(argv[i], "--quick") == 0)
+			quick = true;
+		else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
+			dir = argv[++i];
+		else
+			return 2;
+	}
+	if (quick)
+		for (size_t i = 0; i < nrows; i++)
+			rows[i].runs = 3, rows[i].shell_runs = 1;
+	printf("drvfilter-apply against the syscall floor and a POSIX-sh loop (kernel mode,\n"
+	       "half the drivers with a bound device; %s; wall time, median of the runs\n"
+	       "[min-max], programs alternated)\n\n",
+	       dir);
+	printf("%6s %6s %4s  %-24s %-24s %-26s %7s %7s %8s\n", "N", "R", "runs",
+	       "floor ms", "apply ms", "shell ms", "apply/", "shell/", "apply");
+	printf("%6s %6s %4s  %-24s %-24s %-26s %7s %7s %8s\n", "", "", "", "", "", "", "floor",
+	       "apply", "RSS KiB");
+	for (size_t i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		char cell[PROGRAMS][64];
+
+		fflush(stdout);
+		if (measure(argv[1], argv[2], argv[3], dir, r) < 0)
+			return 1;
+		for (int p = 0; p < PROGRAMS; p++)
+			snprintf(cell[p], sizeof(cell[p]), "%.2f [%.2f-%.2f]", r->med[p], r->min[p],
+				 r->max[p]);
+		printf("%6zu %6zu %4d  %-24s %-24s %-26s %6.2fx %6.1fx %8ld\n", r->size.drivers,
+		       r->size.rules, r->runs, cell[FLOOR], cell[APPLY], cell[SHELL],
+		       r->med[APPLY] / r->med[FLOOR], r->med[SHELL] / r->med[APPLY], r->rss[APPLY]);
+	}
+	per_driver = (rows[2].med[APPLY] - rows[0].med[APPLY]) / (20000 - 100) * 1e3;
+	per_rule = (rows[4].med[APPLY] - rows[1].med[APPLY]) / (10000 - 10) * 1e3;
+	predicted = rows[1].med[APPLY] + per_driver * (20000 - 1000) / 1e3 +
+		    per_rule * (10000 - 10) / 1e3;
+	printf("\nslopes: %.2f us per driver (N 100 -> 20,000 at R = 10), "
+	       "%.3f us per rule (R 10 -> 10,000 at N = 1,000)\n",
+	       per_driver, per_rule);
+	printf("linear model at N = 20,000, R = 10,000: %.1f ms predicted, %.1f ms measured "
+	       "(%.2fx)\n",
+	       predicted, big->med[APPLY], big->med[APPLY] / predicted);
+	printf("floor slope: %.2f us per driver\n",
+	       (rows[2].med[FLOOR] - rows[0].med[FLOOR]) / (20000 - 100) * 1e3);
+
+	printf("\ntargets at N = 20,000, R = 10,000 (DESIGN.md):\n");
+#define TARGET(ok, fmt, ...)                                                            \
+	do {                                                                            \
+		printf("  %-4s " fmt "\n", (ok) ? "met" : "MISS", __VA_ARGS__);         \
+		fail |= !(ok);                                                          \
+	} while (0)
+	TARGET(big->med[APPLY] <= 1.5 * big->med[FLOOR], "apply/floor %.2fx <= 1.5x",
+	       big->med[APPLY] / big->med[FLOOR]);
+	TARGET(big->med[SHELL] >= 30 * big->med[APPLY], "shell/apply %.1fx >= 30x",
+	       big->med[SHELL] / big->med[APPLY]);
+	TARGET(big->rss[APPLY] <= 8192, "peak RSS %ld KiB <= 8192 KiB", big->rss[APPLY]);
+	TARGET(big->med[APPLY] <= 1.25 * predicted, "linear in N + R: %.2fx of the model <= 1.25x",
+	       big->med[APPLY] / predicted);
+	return fail;
+}
