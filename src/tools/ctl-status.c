@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -420,6 +421,73 @@ static void print_json(struct status *s)
 	json_finish(&j);
 }
 
+/* A label value in the exposition format: \\, \" and \n escaped. */
+static void prom_label(const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\\' || *s == '"')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static void prom_metric(const char *name, const char *help, const char *labels, double value)
+{
+	printf("# HELP drvfilter_%s %s\n# TYPE drvfilter_%s gauge\ndrvfilter_%s%s %.9g\n", name,
+	       help, name, name, labels ? labels : "", value);
+}
+
+/*
+ * node_exporter's textfile format (write it to *.prom in its directory): a
+ * fleet of guests watched with the tools operators already run.
+ */
+static void print_prometheus(struct status *s)
+{
+	const struct df_inventory *inv = s->inv;
+	bool kernel = inv->kernel_filter && df_policy_mode(s->policy) != DF_MODE_FALLBACK;
+	struct stat st;
+
+	printf("# HELP drvfilter_info The enforcement mode and the policy's digest; always 1.\n"
+	       "# TYPE drvfilter_info gauge\n"
+	       "drvfilter_info{mode=\"%s\",policy_sha256=\"",
+	       kernel ? "kernel" : "fallback");
+	prom_label(s->policy_valid ? df_policy_sha256(s->policy) : "");
+	printf("\"} 1\n");
+	printf("# HELP drvfilter_drivers Registered drivers by the policy's decision.\n"
+	       "# TYPE drvfilter_drivers gauge\n"
+	       "drvfilter_drivers{decision=\"allowed\"} %zu\n"
+	       "drvfilter_drivers{decision=\"denied\"} %zu\n",
+	       s->allowed, s->denied);
+	prom_metric("violations", "Devices bound to a denied driver.", NULL, (double)s->violations);
+	prom_metric("kernel_mismatches", "Allowed bits in the kernel that disagree with the policy.",
+		    NULL, (double)s->mismatches);
+	prom_metric("devices_unbound", "Devices no driver drives.", NULL, (double)s->unbound);
+	prom_metric("skipped", "Entries of /sys that could not be read or had unsafe names.", NULL,
+		    (double)inv->skipped);
+	prom_metric("locked", "1 when the kernel's policy is locked until reboot.", NULL,
+		    kernel && inv->locked == 1);
+	prom_metric("policy_valid", "1 when the policy on disk is valid.", NULL, s->policy_valid);
+	prom_metric("drift", "1 when what is enforced is not the policy on disk (see status).",
+		    NULL, s->drift != NULL);
+	if (stat(df_policy_path(s->policy), &st) == 0)
+		prom_metric("policy_mtime_seconds",
+			    "When the policy file last changed (its age: time() - this).", NULL,
+			    (double)st.st_mtim.tv_sec);
+	if (s->state_r == 0) {
+		prom_metric("applied_timestamp_seconds", "When drvfilter-apply last ran.", NULL,
+			    (double)s->state.applied_usec / 1e6);
+		prom_metric("apply_duration_seconds", "How long drvfilter-apply took.", NULL,
+			    (double)s->state.duration_usec / 1e6);
+		prom_metric("apply_errors", "Actions drvfilter-apply could not carry out.", NULL,
+			    (double)s->state.errors);
+		prom_metric("fail_closed", "1 when the policy could not be used at boot.", NULL,
+			    s->state.fail_closed);
+	}
+}
+
 int verb_status(int argc, char **argv)
 {
 	_cleanup_free_ char *path = ctl_policy_path();
@@ -464,11 +532,14 @@ int verb_status(int argc, char **argv)
 	    !(s.inv->kernel_filter && df_policy_mode(s.policy) != DF_MODE_FALLBACK) &&
 	    df_policy_fallback_notes(s.policy, s.inv, s.mods, &s.notes) == -ENOMEM)
 		goto oom;
-	if (arg_json != JSON_OFF)
+	if (arg_prometheus)
+		print_prometheus(&s);
+	else if (arg_json != JSON_OFF)
 		print_json(&s);
 	else
 		print_text(&s);
-	if (s.drift || s.violations || s.mismatches)
+	/* The metrics carry the violations; a textfile job needs "written" = 0. */
+	if ((s.drift || s.violations || s.mismatches) && !arg_prometheus)
 		ret = EXIT_VIOLATION;
 	df_diags_release(&s.notes);
 	df_state_release(&s.state);

@@ -25,6 +25,7 @@ enum json_format {
 extern const char *arg_policy;
 extern const char *arg_sysroot;
 extern enum json_format arg_json;
+extern bool arg_prometheus;
 extern bool arg_dry_run;
 extern long arg_events;
 extern struct df_ctx *ctl_ctx;

@@ -19,6 +19,7 @@
 const char *arg_policy;
 const char *arg_sysroot;
 enum json_format arg_json = JSON_OFF;
+bool arg_prometheus;
 bool arg_dry_run;
 long arg_events;
 struct df_ctx *ctl_ctx;
@@ -58,6 +59,8 @@ static void help(void)
 	       "      --sysroot DIR      take /sys, /proc, /run, /etc and /lib/modules under DIR;\n"
 	       "                         the policy's owner and mode are not checked\n"
 	       "      --json[=FORMAT]    JSON output: pretty (the default) or short\n"
+	       "      --format=FORMAT    text, json, or prometheus (status only: the\n"
+	       "                         node_exporter textfile format)\n"
 	       "  -n, --dry-run          apply: print what would be done, write nothing\n"
 	       "      --events N         watch: stop after N events\n"
 	       "  -h, --help             show this help\n"
@@ -94,6 +97,7 @@ static int parse_argv(int argc, char **argv)
 	enum {
 		ARG_SYSROOT = 0x100,
 		ARG_JSON,
+		ARG_FORMAT,
 		ARG_EVENTS,
 	};
 	static const struct option options[] = {
@@ -102,6 +106,7 @@ static int parse_argv(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "sysroot", required_argument, NULL, ARG_SYSROOT },
 		{ "json", optional_argument, NULL, ARG_JSON },
+		{ "format", required_argument, NULL, ARG_FORMAT },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "events", required_argument, NULL, ARG_EVENTS },
 		{},
@@ -147,6 +152,19 @@ static int parse_argv(int argc, char **argv)
 			else
 				return -ctl_usage_error("unknown JSON format '%s': use pretty, "
 							"short or off",
+							optarg);
+			break;
+		case ARG_FORMAT:
+			arg_prometheus = false;
+			if (streq(optarg, "text"))
+				arg_json = JSON_OFF;
+			else if (streq(optarg, "json"))
+				arg_json = JSON_PRETTY;
+			else if (streq(optarg, "prometheus"))
+				arg_prometheus = true;
+			else
+				return -ctl_usage_error("unknown format '%s': use text, json or "
+							"prometheus",
 							optarg);
 			break;
 		case '?':
