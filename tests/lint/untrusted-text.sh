@@ -3,7 +3,8 @@
 # helper as a program (RUN{program}, no shell) with a fixed argument list, no
 # %-substitution and no $-substitution, so device and driver names travel only
 # in the event's environment; the dracut hook expands no variable, command
-# or event text. Usage: untrusted-text.sh RULES HOOK
+# or event text. (The templates: the install configures only the path.)
+# Usage: untrusted-text.sh RULES.in HOOK.in
 set -u
 rules=$1 hook=$2
 fail=0
@@ -14,9 +15,9 @@ while IFS= read -r line; do
 	run=${line#*RUN}
 	case $run in
 	"$line") ;; # no RUN key on this line
-	'{program}+="/usr/sbin/drvfilter-apply --udev"') ;;
+	'{program}+="@DRVFILTER_SBINDIR@/drvfilter-apply --udev"') ;;
 	*)
-		echo "$rules: a RUN that is not exactly RUN{program}+=\"/usr/sbin/drvfilter-apply --udev\": $line"
+		echo "$rules: a RUN that is not exactly RUN{program}+=\"@DRVFILTER_SBINDIR@/drvfilter-apply --udev\": $line"
 		fail=1
 		;;
 	esac

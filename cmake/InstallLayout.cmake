@@ -1,0 +1,62 @@
+# Where everything goes on install, read from the platform: udev's, dracut's
+# and bash-completion's pkg-config files name their directories (the
+# fallbacks are Debian 12's). Binaries go to sbin, the man pages to sections
+# 5 and 8 (man/), the policy to /etc without replacing one that is there.
+# The udev rule and the dracut module are configured with the paths they name.
+
+function(drvfilter_pkg_dir var module variable fallback)
+  pkg_get_variable(dir ${module} ${variable})
+  if(NOT dir)
+    set(dir ${fallback})
+  endif()
+  set(${var} ${dir} PARENT_SCOPE)
+endfunction()
+
+drvfilter_pkg_dir(UDEV_DIR udev udevdir /lib/udev)
+drvfilter_pkg_dir(DRACUT_MODULES_DIR dracut dracutmodulesdir /usr/lib/dracut/modules.d)
+drvfilter_pkg_dir(BASH_COMPLETION_DIR bash-completion completionsdir
+                  ${CMAKE_INSTALL_FULL_DATADIR}/bash-completion/completions)
+
+set(DRVFILTER_UDEV_RULES_DIR ${UDEV_DIR}/rules.d)
+
+# The rule and the module name the helper's path, which --prefix may change
+# at install time: they are configured then, not at configure time.
+function(drvfilter_install_configured template destination permissions)
+  get_filename_component(name ${template} NAME_WLE)
+  install(CODE "
+    if(IS_ABSOLUTE \"${CMAKE_INSTALL_SBINDIR}\")
+      set(DRVFILTER_SBINDIR \"${CMAKE_INSTALL_SBINDIR}\")
+    else()
+      set(DRVFILTER_SBINDIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_SBINDIR}\")
+    endif()
+    set(DRVFILTER_POLICY_PATH \"${DRVFILTER_POLICY_PATH}\")
+    set(DRVFILTER_UDEV_RULES_DIR \"${DRVFILTER_UDEV_RULES_DIR}\")
+    configure_file(\"${PROJECT_SOURCE_DIR}/${template}\"
+                   \"${PROJECT_BINARY_DIR}/configured/${name}\" @ONLY)
+    file(INSTALL \"${PROJECT_BINARY_DIR}/configured/${name}\" DESTINATION \"${destination}\"
+         FILE_PERMISSIONS ${permissions})")
+endfunction()
+
+set(readable OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+set(executable ${readable} OWNER_EXECUTE GROUP_EXECUTE WORLD_EXECUTE)
+drvfilter_install_configured(udev-rules/90-drvfilter.rules.in ${DRVFILTER_UDEV_RULES_DIR}
+                             "${readable}")
+foreach(script module-setup.sh drvfilter-apply-hook.sh)
+  drvfilter_install_configured(dracut-module/90drvfilter/${script}.in
+                               ${DRACUT_MODULES_DIR}/90drvfilter "${executable}")
+endforeach()
+
+install(FILES completion/drvfilterctl completion/drvfilter-apply DESTINATION ${BASH_COMPLETION_DIR})
+
+# The shipped policy: its pristine copy, and /etc's unless the admin has one.
+install(FILES conf/drvfilter.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter)
+get_filename_component(DRVFILTER_POLICY_DIR ${DRVFILTER_POLICY_PATH} DIRECTORY)
+install(CODE "
+  set(policy \"\$ENV{DESTDIR}${DRVFILTER_POLICY_PATH}\")
+  if(EXISTS \"\${policy}\")
+    message(STATUS \"Keeping: \${policy} (the shipped one is in \${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/drvfilter)\")
+  else()
+    file(INSTALL \"${PROJECT_SOURCE_DIR}/conf/drvfilter.conf\"
+         DESTINATION \"${DRVFILTER_POLICY_DIR}\"
+         FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+  endif()")

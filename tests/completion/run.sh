@@ -1,0 +1,68 @@
+#!/bin/bash
+# The bash completions, driven as readline drives them: each case is a
+# command line (the cursor at its end) and the completions it must offer,
+# through the real bash-completion library. explain's BUS:DRIVER names come
+# from the fixture tree named with --sysroot on the line.
+# Usage: run.sh COMPLETION-DIR FIXTURES-DIR
+set -u
+dir=$1
+fixtures=$2
+lib=/usr/share/bash-completion/bash_completion
+[[ -r $lib ]] || { echo "bash-completion is not installed" >&2 && exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sh "$fixtures/mksysroot" "$tmp/root" "$fixtures/guest.spec" || exit 1
+# shellcheck disable=SC1090
+source "$lib"
+source "$dir/drvfilterctl"
+source "$dir/drvfilter-apply"
+
+fail=0
+# Split LINE into COMP_WORDS as readline does with COMP_WORDBREAKS: blanks
+# separate words, ':' and '=' are words of their own.
+complete_line() {
+    local line=$1 word= c i
+    COMP_WORDS=()
+    for ((i = 0; i < ${#line}; i++)); do
+        c=${line:i:1}
+        case $c in
+        ' ') [[ -n $word ]] && COMP_WORDS+=("$word"); word= ;;
+        ':' | '=') [[ -n $word ]] && COMP_WORDS+=("$word"); COMP_WORDS+=("$c"); word= ;;
+        *) word+=$c ;;
+        esac
+    done
+    COMP_WORDS+=("$word")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+    COMP_LINE=$line
+    COMP_POINT=${#line}
+    COMPREPLY=()
+    "$(complete -p "${COMP_WORDS[0]}" | sed 's/.*-F \([^ ]*\) .*/\1/')" \
+        "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+}
+
+expect() { # LINE EXPECTED (the sorted completions, blank-separated)
+    local got
+    complete_line "$1"
+    got=$(printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | tr '\n' ' ')
+    got=${got% }
+    if [[ $got == "$2" ]]; then
+        echo "ok: '$1' -> $got"
+    else
+        echo "FAIL: '$1' -> '$got', expected '$2'"
+        fail=1
+    fi
+}
+
+expect "drvfilterctl " "apply check cmdline edit explain generate status watch"
+expect "drvfilterctl st" "status"
+expect "drvfilterctl --js" "--json"
+expect "drvfilterctl --json=s" "short"
+expect "drvfilterctl --format=p" "prometheus"
+expect "drvfilterctl --policy x.conf e" "edit explain"
+expect "drvfilterctl --sysroot $tmp/root explain pci:" "e1000 serial virtio-pci xhci_hcd"
+expect "drvfilterctl --sysroot $tmp/root explain pnp:i" 'i8042\ kbd'
+expect "drvfilterctl --sysroot $tmp/root explain vi" "virtio:virtio_blk virtio:virtio_net"
+expect "drvfilterctl status --" "--dry-run --events --format --help --json --policy --sysroot --version"
+expect "drvfilter-apply --u" "--udev"
+expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --udev --verbose --version"
+exit $fail

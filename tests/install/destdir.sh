@@ -1,0 +1,69 @@
+#!/bin/sh
+# cmake --install into a DESTDIR: every file where the platform expects it
+# (udev's and bash-completion's directories from their pkg-config files,
+# dracut's modules.d, sbin, man5/man8, /etc) and nothing else; the udev rule
+# and the dracut module name the helper where it was installed, also under
+# another --prefix; an /etc/drvfilter.conf that is there already is kept; the
+# installed drvfilterctl accepts the installed policy.
+# Usage: destdir.sh BUILD-DIR
+set -u
+build=$1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "FAIL: $*" && fail=1; }
+var() { pkg-config --variable="$2" "$1" 2>/dev/null || true; }
+
+udev=$(var udev udevdir)
+udev=${udev:-/lib/udev}
+dracut=$(var dracut dracutmodulesdir)
+dracut=${dracut:-/usr/lib/dracut/modules.d}
+completions=$(var bash-completion completionsdir)
+completions=${completions:-/usr/share/bash-completion/completions}
+
+DESTDIR=$tmp/usr-tree cmake --install "$build" --prefix /usr >"$tmp/log" 2>&1 || { cat "$tmp/log" && exit 1; }
+(cd "$tmp/usr-tree" && find . -type f | sed 's|^\.||' | LC_ALL=C sort) >"$tmp/got"
+LC_ALL=C sort >"$tmp/want" <<EOT
+/etc/drvfilter.conf
+/usr/sbin/drvfilter-apply
+/usr/sbin/drvfilterctl
+/usr/share/drvfilter/drvfilter.conf
+/usr/share/man/man5/drvfilter.conf.5
+/usr/share/man/man8/drvfilter-apply.8
+/usr/share/man/man8/drvfilterctl.8
+$completions/drvfilter-apply
+$completions/drvfilterctl
+$dracut/90drvfilter/drvfilter-apply-hook.sh
+$dracut/90drvfilter/module-setup.sh
+$udev/rules.d/90-drvfilter.rules
+EOT
+diff -u "$tmp/want" "$tmp/got" || no "the installed files differ from the expected layout"
+root=$tmp/usr-tree
+for f in usr/sbin/drvfilter-apply usr/sbin/drvfilterctl "${dracut#/}/90drvfilter/module-setup.sh"; do
+	[ -x "$root/$f" ] || no "$f is not executable"
+done
+[ "$(stat -c %a "$root/etc/drvfilter.conf")" = 644 ] || no "/etc/drvfilter.conf is not 0644"
+grep -q 'RUN{program}+="/usr/sbin/drvfilter-apply --udev"' "$root$udev/rules.d/90-drvfilter.rules" ||
+	no "the udev rule does not run /usr/sbin/drvfilter-apply"
+grep -q '/usr/sbin/drvfilter-apply' "$root$dracut/90drvfilter/drvfilter-apply-hook.sh" ||
+	no "the dracut hook does not run /usr/sbin/drvfilter-apply"
+grep -q "$udev/rules.d/90-drvfilter.rules" "$root$dracut/90drvfilter/module-setup.sh" ||
+	no "the dracut module does not take the rule from $udev/rules.d"
+grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" &&
+	no "a placeholder was left unconfigured"
+"$root/usr/sbin/drvfilterctl" check "$root/etc/drvfilter.conf" >/dev/null ||
+	no "the installed drvfilterctl refuses the installed policy"
+
+# An admin's policy survives a reinstall.
+echo "# the admin's" >>"$root/etc/drvfilter.conf"
+DESTDIR=$root cmake --install "$build" --prefix /usr >"$tmp/log" 2>&1 || no "the second install failed"
+grep -q "Keeping: $root/etc/drvfilter.conf" "$tmp/log" || no "the second install did not say it kept the policy"
+tail -n 1 "$root/etc/drvfilter.conf" | grep -q "the admin's" || no "the second install replaced /etc/drvfilter.conf"
+
+# Another prefix: the rule follows the binary.
+DESTDIR=$tmp/local-tree cmake --install "$build" --prefix /usr/local >"$tmp/log" 2>&1 || no "install to /usr/local failed"
+[ -x "$tmp/local-tree/usr/local/sbin/drvfilter-apply" ] || no "no /usr/local/sbin/drvfilter-apply"
+grep -q 'RUN{program}+="/usr/local/sbin/drvfilter-apply --udev"' \
+	"$tmp/local-tree$udev/rules.d/90-drvfilter.rules" || no "the rule does not follow --prefix"
+[ "$fail" = 0 ] && echo "ok: $(wc -l <"$tmp/got") files, layout as expected"
+exit $fail
