@@ -19,7 +19,12 @@
 
 #include "gen.h"
 
-enum { FLOOR, APPLY, SHELL, PROGRAMS };
+enum {
+	FLOOR,
+	APPLY,
+	SHELL,
+	PROGRAMS
+};
 
 struct sample {
 	double ms[PROGRAMS][16];
@@ -145,7 +150,8 @@ int main(int argc, char **argv)
 	int fail = 0;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: drvfilter-bench APPLY FLOOR NAIVE-SH [--quick] [--dir DIR]\n");
+		fprintf(stderr,
+			"usage: drvfilter-bench APPLY FLOOR NAIVE-SH [--quick] [--dir DIR]\n");
 		return 2;
 	}
 	for (int i = 4; i < argc; i++) {
@@ -163,8 +169,8 @@ int main(int argc, char **argv)
 	       "half the drivers with a bound device; %s; wall time, median of the runs\n"
 	       "[min-max], programs alternated)\n\n",
 	       dir);
-	printf("%6s %6s %4s  %-24s %-24s %-26s %7s %7s %8s\n", "N", "R", "runs",
-	       "floor ms", "apply ms", "shell ms", "apply/", "shell/", "apply");
+	printf("%6s %6s %4s  %-24s %-24s %-26s %7s %7s %8s\n", "N", "R", "runs", "floor ms",
+	       "apply ms", "shell ms", "apply/", "shell/", "apply");
 	printf("%6s %6s %4s  %-24s %-24s %-26s %7s %7s %8s\n", "", "", "", "", "", "", "floor",
 	       "apply", "RSS KiB");
 	for (size_t i = 0; i < nrows; i++) {
@@ -195,10 +201,10 @@ int main(int argc, char **argv)
 	       (rows[2].med[FLOOR] - rows[0].med[FLOOR]) / (20000 - 100) * 1e3);
 
 	printf("\ntargets at N = 20,000, R = 10,000 (DESIGN.md):\n");
-#define TARGET(ok, fmt, ...)                                                            \
-	do {                                                                            \
-		printf("  %-4s " fmt "\n", (ok) ? "met" : "MISS", __VA_ARGS__);         \
-		fail |= !(ok);                                                          \
+#define TARGET(ok, fmt, ...)                                                    \
+	do {                                                                    \
+		printf("  %-4s " fmt "\n", (ok) ? "met" : "MISS", __VA_ARGS__); \
+		fail |= !(ok);                                                  \
 	} while (0)
 	TARGET(big->med[APPLY] <= 1.5 * big->med[FLOOR], "apply/floor %.2fx <= 1.5x",
 	       big->med[APPLY] / big->med[FLOOR]);

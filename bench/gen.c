@@ -13,11 +13,11 @@
 #include "strbuf.h"
 
 static const char *const bus_names[] = {
-	"pci", "usb", "virtio", "platform", "i2c", "spi", "serio", "pnp", "hid", "scsi",
-	"acpi", "mdio_bus", "sdio", "mmc", "nvmem", "gpio", "xen", "vmbus", "cpu", "node",
+	"pci",	"usb",	    "virtio", "platform", "i2c",   "spi",  "serio", "pnp",   "hid", "scsi",
+	"acpi", "mdio_bus", "sdio",   "mmc",	  "nvmem", "gpio", "xen",   "vmbus", "cpu", "node",
 };
-static const char *const prefixes[] = { "snd", "nvme", "e1000", "r8169", "usb", "hid", "i2c",
-					"ata", "mlx5", "ixgbe", "rtl", "bcm", "intel", "virtio" };
+static const char *const prefixes[] = { "snd", "nvme", "e1000", "r8169", "usb", "hid",	 "i2c",
+					"ata", "mlx5", "ixgbe", "rtl",	 "bcm", "intel", "virtio" };
 static const char *const words[] = { "core", "pci", "net", "blk", "hcd", "audio", "gpio", "spi" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -210,8 +210,8 @@ static int make_policy(const char *dir, const struct bench_size *sz)
 		for (size_t b = 0; b <= BENCH_POLICY_BUSES; b++)
 			if (keys[s][b].len) {
 				bus_name(b, bus, sizeof(bus));
-				strbuf_appendf(&text, "%s = %s\n", b < BENCH_POLICY_BUSES ? bus : "ALL",
-					       keys[s][b].s);
+				strbuf_appendf(&text, "%s = %s\n",
+					       b < BENCH_POLICY_BUSES ? bus : "ALL", keys[s][b].s);
 			}
 	}
 	snprintf(path, sizeof(path), "%s/etc/drvfilter.conf", dir);
@@ -271,8 +271,7 @@ int bench_generate(const char *dir, const struct bench_size *sz)
 {
 	int r;
 
-	if ((r = mkdirs(dir)) < 0 || (r = make_tree(dir, sz)) < 0 ||
-	    (r = make_policy(dir, sz)) < 0)
+	if ((r = mkdirs(dir)) < 0 || (r = make_tree(dir, sz)) < 0 || (r = make_policy(dir, sz)) < 0)
 		return r;
 	return make_decisions(dir, sz);
 }

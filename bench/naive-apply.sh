@@ -6,7 +6,7 @@
 # rules, then the default; then its allowed file is written.
 # Usage: naive-apply.sh SYSROOT
 root=$1
-allow= deny= default=1 section=
+allow='' deny='' default=1 section=''
 while IFS= read -r line; do
 	case $line in
 	'#'* | ';'* | '') continue ;;
@@ -47,10 +47,12 @@ for bus in *; do
 		subject=$bus:${d##*/}
 		v=
 		set -f
+		# shellcheck disable=SC2254 # the rules are patterns
 		for rule in $allow; do
 			case $subject in $rule) v=1 && break ;; esac
 		done
 		if [ -z "$v" ]; then
+			# shellcheck disable=SC2254 # the rules are patterns
 			for rule in $deny; do
 				case $subject in $rule) v=0 && break ;; esac
 			done

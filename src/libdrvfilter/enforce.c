@@ -250,8 +250,7 @@ static int enforce_driver(struct run *run, const char *bus, int driversfd, const
 		bool want = v.allowed || keep;
 		int err = 0;
 
-		if (df_read_at(fd, attr, cur, sizeof(cur)) < 0 || cur[1] ||
-		    cur[0] != '0' + want)
+		if (df_read_at(fd, attr, cur, sizeof(cur)) < 0 || cur[1] || cur[0] != '0' + want)
 			err = -EPERM;
 		if (err || !v.allowed)
 			r = record(run, DF_ACT_CHECK, bus, name, NULL, want ? "1" : "0", err);

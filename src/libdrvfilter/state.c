@@ -111,8 +111,7 @@ static int fill_state(FILE *f, void *data)
 
 int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
 {
-	return df_write_file_atomic_with(ctx, STATE_DIR, STATE_NAME, 0644, fill_state,
-					 (void *)rep);
+	return df_write_file_atomic_with(ctx, STATE_DIR, STATE_NAME, 0644, fill_state, (void *)rep);
 }
 
 int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize)

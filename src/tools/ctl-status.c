@@ -462,8 +462,9 @@ static void print_prometheus(struct status *s)
 	       "drvfilter_drivers{decision=\"denied\"} %zu\n",
 	       s->allowed, s->denied);
 	prom_metric("violations", "Devices bound to a denied driver.", NULL, (double)s->violations);
-	prom_metric("kernel_mismatches", "Allowed bits in the kernel that disagree with the policy.",
-		    NULL, (double)s->mismatches);
+	prom_metric("kernel_mismatches",
+		    "Allowed bits in the kernel that disagree with the policy.", NULL,
+		    (double)s->mismatches);
 	prom_metric("devices_unbound", "Devices no driver drives.", NULL, (double)s->unbound);
 	prom_metric("skipped", "Entries of /sys that could not be read or had unsafe names.", NULL,
 		    (double)inv->skipped);

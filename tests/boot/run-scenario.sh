@@ -65,6 +65,9 @@ if ! grep -q '^DRVFILTER-DONE' "$console"; then
 	exit 1
 fi
 section DRVFILTER-STATUS
+# The helper's own time in the guest (TCG), from its state file: the boot cost.
+usec=$(section DRVFILTER-STATE | sed -n 's/^ *"duration_usec": \([0-9]*\),*$/\1/p')
+echo "BOOT-COST: drvfilter-apply took ${usec:-?} us in the guest"
 # shellcheck disable=SC1091 # the scenario's checks
 . "$scenario/expect.sh"
 exit $fail

@@ -12,16 +12,18 @@ lib=/usr/share/bash-completion/bash_completion
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sh "$fixtures/mksysroot" "$tmp/root" "$fixtures/guest.spec" || exit 1
-# shellcheck disable=SC1090
+# shellcheck disable=SC1090,SC1091 # the library and the completions under test
 source "$lib"
+# shellcheck disable=SC1090,SC1091
 source "$dir/drvfilterctl"
+# shellcheck disable=SC1090,SC1091
 source "$dir/drvfilter-apply"
 
 fail=0
 # Split LINE into COMP_WORDS as readline does with COMP_WORDBREAKS: blanks
 # separate words, ':' and '=' are words of their own.
 complete_line() {
-    local line=$1 word= c i
+    local line=$1 word='' c i
     COMP_WORDS=()
     for ((i = 0; i < ${#line}; i++)); do
         c=${line:i:1}

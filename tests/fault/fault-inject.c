@@ -35,8 +35,8 @@ static const struct {
 	const char *name;
 	int err;
 } errs[] = {
-	{ "EIO", EIO },	      { "EACCES", EACCES }, { "ENODEV", ENODEV }, { "ENOENT", ENOENT },
-	{ "EINTR", EINTR },   { "ENOSPC", ENOSPC }, { "EPERM", EPERM },	  { "short", 0 },
+	{ "EIO", EIO },	    { "EACCES", EACCES }, { "ENODEV", ENODEV }, { "ENOENT", ENOENT },
+	{ "EINTR", EINTR }, { "ENOSPC", ENOSPC }, { "EPERM", EPERM },	{ "short", 0 },
 };
 
 static void init(void)

@@ -91,14 +91,15 @@ while read -r mode op match fault times want touched; do
 	state=$root/run/drvfilter/state.json
 	if $state_fault; then
 		cmp -s "$state" "$tmp/state.before" || why="$why; the previous state file changed"
-		ls -A "$root/run/drvfilter" | grep -q '^\.state\.json\.' &&
-			why="$why; a temporary state file was left behind"
+		for t in "$root"/run/drvfilter/.state.json.*; do
+			[ -e "$t" ] && why="$why; a temporary state file was left behind"
+		done
 		grep -q 'action=error cannot write the state file' "$root/dev/kmsg" ||
 			why="$why; the failed state write was not logged"
 		errors=-
 	elif ! errors=$(jq -e '.counts.errors' "$state" 2>/dev/null); then
 		why="$why; no valid state file"
-		errors=?
+		errors='?'
 	else
 		[ "$errors" = "$kmsg_errors" ] ||
 			why="$why; state counts $errors errors, the log has $kmsg_errors"

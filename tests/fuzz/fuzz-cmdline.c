@@ -37,7 +37,8 @@ static char *option_value(const char *options, const char *name)
 		for (; *s && (quoted || *s != ' '); s++)
 			if (*s == '"')
 				quoted = !quoted;
-		if ((size_t)(s - start) > nlen && !strncmp(start, name, nlen) && start[nlen] == '=') {
+		if ((size_t)(s - start) > nlen && !strncmp(start, name, nlen) &&
+		    start[nlen] == '=') {
 			v = malloc((size_t)(s - start));
 			if (!v)
 				fail("out of memory");

@@ -27,8 +27,7 @@ static void check_sysfs_name(const char *s)
 {
 	if (df_sysfs_name_check(s) < 0)
 		return;
-	if (!*s || strlen(s) > DF_NAME_MAX || !strcmp(s, ".") || !strcmp(s, "..") ||
-	    strchr(s, '/'))
+	if (!*s || strlen(s) > DF_NAME_MAX || !strcmp(s, ".") || !strcmp(s, "..") || strchr(s, '/'))
 		fail("a sysfs name that can leave its directory was accepted");
 	for (const char *c = s; *c; c++)
 		if (is_ctl((unsigned char)*c))
@@ -53,7 +52,8 @@ static void check_policy_names(const char *s)
 	why = NULL;
 	if (df_bus_name_check(s, &why) == 0) {
 		for (const char *c = s; *c; c++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+",
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				    "_-.+",
 				    *c))
 				fail("a bus name with a byte outside its alphabet was accepted");
 	} else if (!why) {

@@ -49,7 +49,8 @@ const char *fuzz_sysroot_file(const char *rel, const uint8_t *data, size_t size)
 		atexit(remove_sysroot);
 	}
 	snprintf(path, sizeof(path), "%s/%s", sysroot, rel);
-	for (slash = strchr(path + strlen(sysroot) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+	for (slash = strchr(path + strlen(sysroot) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		mkdir(path, 0755);
 		*slash = '/';
