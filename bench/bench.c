@@ -40,8 +40,11 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Run @argv with output to /dev/null: wall time in ms, peak RSS in KiB; <0 on failure. */
-static double run(char *const argv[], long *rss_kib)
+/*
+ * Run @argv with its output to /dev/null and its errors to @errlog: wall time
+ * in ms, peak RSS in KiB; <0 on failure.
+ */
+static double run(char *const argv[], const char *errlog, long *rss_kib)
 {
 	struct rusage ru;
 	double t0 = now_ms(), t;
@@ -49,7 +52,8 @@ static double run(char *const argv[], long *rss_kib)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+		/* Standard error is kept: a broken run says why. */
+		if (!freopen("/dev/null", "w", stdout) || !freopen(errlog, "w", stderr))
 			_exit(127);
 		execv(argv[0], argv);
 		_exit(127);
@@ -60,8 +64,13 @@ static double run(char *const argv[], long *rss_kib)
 	*rss_kib = ru.ru_maxrss;
 	/* apply exits 0; the floor and the shell too. Anything else is a broken run. */
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		fprintf(stderr, "bench: %s exited with %d\n", argv[0],
+		char cmd[4300];
+
+		fprintf(stderr, "bench: %s %s exited with %d; its last errors:\n", argv[0], argv[1],
 			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		snprintf(cmd, sizeof(cmd), "tail -n 5 '%s' >&2", errlog);
+		if (system(cmd) != 0)
+			fprintf(stderr, "bench: cannot show %s\n", errlog);
 		return -1;
 	}
 	return t;
@@ -90,13 +99,14 @@ struct row {
 static int measure(const char *apply, const char *floor_prog, const char *naive, const char *dir,
 		   struct row *row)
 {
-	char tree[4096], decisions[4200];
+	char tree[4096], decisions[4200], errlog[4200];
 	struct sample s = { 0 };
 
 	snprintf(tree, sizeof(tree), "%s/n%zu-r%zu", dir, row->size.drivers, row->size.rules);
 	if (bench_generate(tree, &row->size) < 0)
 		return -1;
 	snprintf(decisions, sizeof(decisions), "%s/decisions", tree);
+	snprintf(errlog, sizeof(errlog), "%s/stderr", tree);
 	char *const argv[PROGRAMS][5] = {
 		{ (char *)floor_prog, tree, decisions, NULL },
 		{ (char *)apply, (char *)"--sysroot", tree, NULL },
@@ -112,7 +122,7 @@ static int measure(const char *apply, const char *floor_prog, const char *naive,
 				continue;
 			if (bench_reset(tree) < 0)
 				return -1;
-			t = run(argv[p], &rss);
+			t = run(argv[p], errlog, &rss);
 			if (t < 0)
 				return -1;
 			if (round < 0)
