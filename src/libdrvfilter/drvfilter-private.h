@@ -116,6 +116,12 @@ int df_readlink_name_at(int dirfd, const char *rel, char *buf, size_t size);
 DIR *df_dir_open_at(int dirfd, const char *rel);
 /* 1 and the next entry other than "." and "..", 0 at the end, or -errno. */
 int df_dir_next(DIR *d, struct dirent **ret);
+/*
+ * Call @fn with each entry's name (not "." or "..") and d_type of the
+ * directory open at @fd, read from the descriptor's current offset with
+ * getdents64(2); stops at @fn's first negative return, which it returns.
+ */
+int df_dir_each(int fd, int (*fn)(void *data, const char *name, unsigned char type), void *data);
 bool df_entry_is_link(int dirfd, const struct dirent *de);
 bool df_entry_is_dir(int dirfd, const struct dirent *de);
 struct df_names {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "drvfilter-private.h"
@@ -61,54 +62,60 @@ static void *grow(void **array, size_t *cap, size_t n, size_t size)
 	return (char *)*array + n * size;
 }
 
+struct device_list {
+	struct df_ctx *ctx;
+	int drvfd;
+	char **names;
+	size_t n, cap;
+	size_t *skipped;
+};
+
+static int add_device(void *data, const char *name, unsigned char type)
+{
+	struct device_list *l = data;
+	struct stat st;
+	char **slot;
+	int dev;
+
+	if (type == DT_UNKNOWN)
+		type = fstatat(l->drvfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)
+			       ? DT_LNK
+			       : DT_REG;
+	if (type != DT_LNK)
+		return 0;
+	dev = is_device_link(l->drvfd, name);
+	if (dev < 0) {
+		/* Maybe a bound device: not knowing is a failure, not a "no". */
+		df_log_cond(l->ctx, LOG_WARNING, "cannot read a link of a driver: %s",
+			    strerror(-dev));
+		(*l->skipped)++;
+		return 0;
+	}
+	if (!dev)
+		return 0;
+	if (df_sysfs_name_check(name) < 0) {
+		df_log_cond(l->ctx, LOG_WARNING, "skipping a bound device whose name is not safe");
+		(*l->skipped)++;
+		return 0;
+	}
+	slot = grow((void **)&l->names, &l->cap, l->n, sizeof(*l->names));
+	if (!slot || !(*slot = strdup(name)))
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
 int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
 			   size_t *skipped)
 {
-	/* A duplicate, not a second lookup of the path: fdopendir() takes it over. */
-	int dfd = fcntl(drvfd, F_DUPFD_CLOEXEC, 3);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	int r;
+	struct device_list l = { .ctx = ctx, .drvfd = drvfd, .skipped = skipped };
+	char **names;
+	size_t n;
+	/* Straight from the descriptor: no second open, no DIR (a driver's is on the boot path). */
+	int r = df_dir_each(drvfd, add_device, &l);
 
-	if (!d) {
-		r = -errno;
-		if (dfd >= 0)
-			close(dfd);
-		return r;
-	}
-	while ((r = df_dir_next(d, &de)) > 0) {
-		char **slot;
-
-		int dev;
-
-		if (!df_entry_is_link(dirfd(d), de))
-			continue;
-		dev = is_device_link(dirfd(d), de->d_name);
-		if (dev < 0) {
-			/* Maybe a bound device: not knowing is a failure, not a "no". */
-			df_log_cond(ctx, LOG_WARNING, "cannot read a link of a driver: %s",
-				    strerror(-dev));
-			(*skipped)++;
-			continue;
-		}
-		if (!dev)
-			continue;
-		if (df_sysfs_name_check(de->d_name) < 0) {
-			df_log_cond(ctx, LOG_WARNING,
-				    "skipping a bound device whose name is not safe");
-			(*skipped)++;
-			continue;
-		}
-		slot = grow((void **)&names, &cap, n, sizeof(*names));
-		if (!slot || !(*slot = strdup(de->d_name))) {
-			r = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
+	names = l.names;
+	n = l.n;
 	if (r < 0) {
 		while (n > 0)
 			free(names[--n]);

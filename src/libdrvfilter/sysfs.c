@@ -165,6 +165,34 @@ DIR *df_dir_open_at(int dirfd, const char *rel)
 	return d;
 }
 
+int df_dir_each(int fd, int (*fn)(void *data, const char *name, unsigned char type), void *data)
+{
+	/* 8 KiB: a driver's directory (attributes and bound devices) takes one read. */
+	char buf[8192] __attribute__((aligned(8)));
+
+	for (;;) {
+		ssize_t n = getdents64(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+			int r;
+
+			off += de->d_reclen;
+			if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+				continue;
+			r = fn(data, de->d_name, de->d_type);
+			if (r < 0)
+				return r;
+		}
+	}
+}
+
 bool df_entry_is_link(int dirfd, const struct dirent *de)
 {
 	struct stat st;
