@@ -26,7 +26,7 @@ for variant in without with; do
 			--compress "$comp" "$tmp/$variant.$comp" >"$tmp/$variant.$comp.log" 2>&1 ||
 			{ tail -n 20 "$tmp/$variant.$comp.log" >&2 && exit 1; }
 	done
-	lsinitrd "$tmp/$variant.cat" | awk '/^[-dlrwx]{10} / {print $NF}' | sort >"$tmp/$variant.files"
+	lsinitrd "$tmp/$variant.cat" | awk '$1 ~ /^[-dlcbps][-rwxsStT]+$/ {print $NF}' | sort >"$tmp/$variant.files"
 done
 size() { stat -c %s "$1"; }
 for comp in cat gzip; do
