@@ -439,8 +439,8 @@ static void prom_metric(const char *name, const char *help, const char *labels, 
 	/* Whole numbers as such, the rest (times in seconds) to the microsecond. */
 	bool whole = value == (double)(long long)value;
 
-	printf("# HELP drvfilter_%s %s\n# TYPE drvfilter_%s gauge\ndrvfilter_%s%s ", name, help, name,
-	       name, labels ? labels : "");
+	printf("# HELP drvfilter_%s %s\n# TYPE drvfilter_%s gauge\ndrvfilter_%s%s ", name, help,
+	       name, name, labels ? labels : "");
 	printf(whole ? "%.0f\n" : "%.6f\n", value);
 }
 
