@@ -6,9 +6,11 @@
  *   DF_FAULT_OP     open | read | write | fsync | rename | readlink
  *   DF_FAULT_MATCH  a substring of the path (for read, write and fsync: the
  *                   path the descriptor was opened with)
- *   DF_FAULT_ERR    EIO, EACCES, ENODEV, ENOENT, EINTR, ENOSPC, EPERM, or
+ *   DF_FAULT_ERR    EIO, EACCES, ENODEV, ENOENT, EINTR, ENOSPC, EPERM,
  *                   "short" (a write takes one byte less than asked, so a
- *                   one-byte write takes none)
+ *                   one-byte write takes none), or, for open, "vanish": the
+ *                   file's directory is renamed away (DIR.gone) just before
+ *                   the real open, as when a driver unregisters meanwhile
  *   DF_FAULT_TIMES  how many matching calls fail (default: every one)
  *   DF_FAULT_LOG    a file that gets one line per injected fault
  *
@@ -35,8 +37,9 @@ static const struct {
 	const char *name;
 	int err;
 } errs[] = {
-	{ "EIO", EIO },	    { "EACCES", EACCES }, { "ENODEV", ENODEV }, { "ENOENT", ENOENT },
-	{ "EINTR", EINTR }, { "ENOSPC", ENOSPC }, { "EPERM", EPERM },	{ "short", 0 },
+	{ "EIO", EIO },	      { "EACCES", EACCES }, { "ENODEV", ENODEV },
+	{ "ENOENT", ENOENT }, { "EINTR", EINTR },   { "ENOSPC", ENOSPC },
+	{ "EPERM", EPERM },   { "short", 0 },	    { "vanish", -1 },
 };
 
 static void init(void)
@@ -75,8 +78,8 @@ static void note(const char *op, const char *path, const char *err)
 }
 
 /*
- * Whether this call of @op on @path fails; if so *err is the errno, or 0 for a
- * short write.
+ * Whether this call of @op on @path fails; if so *err is the errno, 0 for a
+ * short write, -1 for "vanish".
  */
 static int should_fail(const char *op, const char *path, int *err)
 {
@@ -145,9 +148,20 @@ int openat(int dirfd, const char *path, int flags, ...)
 	char *full = full_path(dirfd, path);
 
 	if (should_fail("open", full, &err)) {
-		free(full);
-		errno = err ? err : EIO;
-		return -1;
+		char *slash = full ? strrchr(full, '/') : NULL;
+		char gone[4200];
+
+		if (err != -1 || !slash) {
+			free(full);
+			errno = err > 0 ? err : EIO;
+			return -1;
+		}
+		/* vanish: the directory goes away, then the open really happens. */
+		*slash = '\0';
+		snprintf(gone, sizeof(gone), "%s.gone", full);
+		if (rename(full, gone) < 0)
+			abort();
+		*slash = '/';
 	}
 	if (!next)
 		next = real("openat");
