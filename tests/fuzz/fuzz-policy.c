@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz target for the policy loader (what `check` runs), the decision and
- * the kernel options; see fuzz.h for how it is built and replayed. Besides "no crash, no sanitizer report" it checks that every
- * refused policy says why, and that every verdict names a rule from the list
- * that decided it.
+ * the kernel options; see fuzz.h for how it is built and replayed. Besides
+ * "no crash, no sanitizer report" it checks that every refused policy says
+ * why, and that every verdict names a rule from the list that decided it.
  */
 #include <errno.h>
 #include <stdio.h>
