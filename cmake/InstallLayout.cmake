@@ -31,10 +31,13 @@ function(drvfilter_install_configured template destination permissions)
     endif()
     set(DRVFILTER_POLICY_PATH \"${DRVFILTER_POLICY_PATH}\")
     set(DRVFILTER_UDEV_RULES_DIR \"${DRVFILTER_UDEV_RULES_DIR}\")
-    configure_file(\"${PROJECT_SOURCE_DIR}/${template}\"
-                   \"${PROJECT_BINARY_DIR}/configured/${name}\" @ONLY)
-    file(INSTALL \"${PROJECT_BINARY_DIR}/configured/${name}\" DESTINATION \"${destination}\"
-         FILE_PERMISSIONS ${permissions})")
+    # A directory of this install's own: installs may run side by side.
+    string(RANDOM LENGTH 12 tag)
+    set(dir \"${PROJECT_BINARY_DIR}/configured/\${tag}\")
+    configure_file(\"${PROJECT_SOURCE_DIR}/${template}\" \"\${dir}/${name}\" @ONLY)
+    file(INSTALL \"\${dir}/${name}\" DESTINATION \"${destination}\"
+         FILE_PERMISSIONS ${permissions})
+    file(REMOVE_RECURSE \"\${dir}\")")
 endfunction()
 
 set(readable OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
