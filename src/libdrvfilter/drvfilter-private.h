@@ -122,7 +122,6 @@ int df_dir_next(DIR *d, struct dirent **ret);
  * getdents64(2); stops at @fn's first negative return, which it returns.
  */
 int df_dir_each(int fd, int (*fn)(void *data, const char *name, unsigned char type), void *data);
-bool df_entry_is_link(int dirfd, const struct dirent *de);
 bool df_entry_is_dir(int dirfd, const struct dirent *de);
 struct df_names {
 	char **v;
@@ -142,7 +141,8 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size);
 
 /*
  * The bound devices of the driver directory @drvfd, sorted; links that cannot
- * be read or whose names are not safe are counted in @skipped.
+ * be read or whose names are not safe are counted in @skipped. The entries
+ * are read from @drvfd itself, from its offset: pass a freshly opened one.
  */
 int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
 			   size_t *skipped);

@@ -193,15 +193,6 @@ int df_dir_each(int fd, int (*fn)(void *data, const char *name, unsigned char ty
 	}
 }
 
-bool df_entry_is_link(int dirfd, const struct dirent *de)
-{
-	struct stat st;
-
-	if (de->d_type != DT_UNKNOWN)
-		return de->d_type == DT_LNK;
-	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
-}
-
 bool df_entry_is_dir(int dirfd, const struct dirent *de)
 {
 	struct stat st;
