@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "array.h"
 #include "drvfilter-private.h"
 
 void df_diags_init(struct df_diags *d)
@@ -38,15 +39,8 @@ int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line, c
 	/* Like a compiler, keep the first ones: a binary file would make thousands. */
 	if (d->count >= DF_DIAGS_KEPT)
 		return 0;
-	if (d->count == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct df_diag *items = realloc(d->items, cap * sizeof(*items));
-
-		if (!items)
-			return -ENOMEM;
-		d->items = items;
-		d->cap = cap;
-	}
+	if (!ARRAY_GROW(d->items, d->cap, d->count))
+		return -ENOMEM;
 	va_start(ap, fmt);
 	r = vasprintf(&msg, fmt, ap);
 	va_end(ap);

@@ -76,6 +76,7 @@ struct df_policy {
 	char *path;
 	struct df_entry *entries; /* [allow] and [deny] lines, in file order */
 	size_t nentries;
+	size_t capentries;
 	struct df_ruleset allow;
 	struct df_ruleset deny;
 	struct df_rule default_rule;
@@ -132,8 +133,6 @@ struct df_names {
 /* The subdirectories of @rel (links to directories are not followed), sorted. */
 int df_dir_list_dirs(int dirfd, const char *rel, struct df_names *ret);
 void df_names_release(struct df_names *names);
-/* qsort(3) order for an array of C strings. */
-int df_cmp_strp(const void *a, const void *b);
 /* The kernel release: uname(2), or /proc/sys/kernel/osrelease under a sysroot. */
 int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size);
 
@@ -149,15 +148,35 @@ int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *r
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */
 int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin);
 
+/* ---- fileio.c: whole files ---- */
+
+/* Read from @fd into @buf until end of file or @size bytes: the count, or -errno (EINTR retried). */
+ssize_t df_read_loop(int fd, char *buf, size_t size);
 /*
- * enforce.c: @dir/@name (under the sysroot) replaced by temporary file and
- * rename(2), all or nothing; @fill writes the contents to a stream whose
- * write errors (also short writes, EINTR retried) fail the whole.
+ * Everything @fd holds, at most @max bytes, as a new NUL-terminated buffer:
+ * 0, -EFBIG when it holds more, -ENOMEM, or -errno.
+ */
+int df_read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
+/*
+ * @dir/@name (under the sysroot) replaced by temporary file and rename(2),
+ * all or nothing; @fill writes the contents to a stream whose write errors
+ * (also short writes, EINTR retried) fail the whole.
  */
 int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const char *name,
 			      mode_t mode, int (*fill)(FILE *f, void *data), void *data);
 int df_write_file_atomic(const struct df_ctx *ctx, const char *dir, const char *name,
 			 const char *data, size_t len, mode_t mode);
+
+/* ---- kernel-filter.c: the patched kernel's /sys/kernel/driver_filter ---- */
+
+#define DF_KFILTER_DIR "/sys/kernel/driver_filter"
+/* An attribute holding a flag ("0", "1"): a read longer than this is not one. */
+#define DF_FLAG_SIZE 8
+
+/* The directory of the kernel's filter, or -errno (-ENOENT: a kernel without it). */
+int df_kfilter_open(const struct df_ctx *ctx);
+/* Its locked attribute: 1, 0, -EBADMSG when it reads as neither, or -errno. */
+int df_kfilter_read_locked(int kfd);
 
 /* lint.c: warnings about rules that conflict or cannot match. */
 int df_policy_lint(const struct df_policy *p, struct df_diags *diags);

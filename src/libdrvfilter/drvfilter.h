@@ -74,6 +74,13 @@ const char *df_severity_name(enum df_severity s);
 /* 0 when @name can be a bus (or driver) name in a policy, else -EINVAL with *@why set. */
 int df_bus_name_check(const char *name, const char **why);
 int df_driver_name_check(const char *name, const char **why);
+/*
+ * A module's name as kmod spells it, every '-' as '_' (virtio-pci is the
+ * module virtio_pci), into @buf; -ENAMETOOLONG beyond DF_NAME_MAX bytes.
+ */
+int df_modname_normalize(const char *name, char buf[DF_NAME_MAX + 1]);
+/* The other spelling, every '_' as '-', which drivers often take for their name. */
+int df_modname_dashed(const char *name, char buf[DF_NAME_MAX + 1]);
 /* Shell-style glob: '*' any run of bytes, '?' one byte; no classes, no escapes. */
 bool df_glob_match(const char *pattern, const char *s);
 
@@ -314,14 +321,38 @@ struct df_report {
  * another negative errno when nothing could be done.
  */
 int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_report **ret);
+/* Which mode enforces @p: kernel when the kernel has its filter and the policy allows it. */
+enum df_mode df_effective_mode(const struct df_policy *p, bool kernel_filter);
+
+/* A udev event, as df_apply_uevent() takes it: names checked, ready for paths. */
+enum df_uevent_kind {
+	DF_UEVENT_OTHER, /* nothing to do */
+	DF_UEVENT_DRIVER_ADD, /* ACTION=add SUBSYSTEM=drivers DEVPATH=/bus/B/drivers/D */
+	DF_UEVENT_BIND, /* ACTION=bind SUBSYSTEM=B DRIVER=D DEVPATH=.../DEVICE */
+	DF_UEVENT_MALFORMED, /* one of those, with a name not safe to use (why says which) */
+};
+
+struct df_uevent {
+	enum df_uevent_kind kind;
+	char bus[DF_NAME_MAX + 1];
+	char driver[DF_NAME_MAX + 1];
+	char device[DF_NAME_MAX + 1]; /* DF_UEVENT_BIND */
+	const char *why; /* DF_UEVENT_MALFORMED (static) */
+};
+
 /*
- * Handle the udev event in the environment: a driver that registered
- * (ACTION=add, SUBSYSTEM=drivers, DEVPATH=/bus/B/drivers/D) is enforced as
- * df_apply() would; a device that bound (ACTION=bind, SUBSYSTEM=B, DRIVER=D)
- * to a denied driver is unbound at once. Other events do nothing.
+ * Classify an event from udev's properties (@driver may be NULL). -EINVAL
+ * when ACTION, SUBSYSTEM or DEVPATH is missing: not an event at all.
  */
-int df_apply_udev(struct df_ctx *ctx, const struct df_policy *p, unsigned flags,
-		  struct df_report **ret);
+int df_uevent_parse(const char *action, const char *subsystem, const char *devpath,
+		    const char *driver, struct df_uevent *ev);
+/*
+ * Handle one event: a driver that registered is enforced as df_apply() would;
+ * a device that bound to a denied driver is unbound at once; a malformed
+ * event is an error. Returns as df_apply() does.
+ */
+int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct df_uevent *ev,
+		    unsigned flags, struct df_report **ret);
 struct df_report *df_report_free(struct df_report *rep);
 const char *df_mode_name(enum df_mode mode);
 /*

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "drvfilter-private.h"
+#include "strv.h"
 
 /*
  * A bound device's link points into /sys/devices and ends in the link's own
@@ -47,26 +49,10 @@ static int cmp_bus(const void *a, const void *b)
 	return strcmp(((const struct df_bus *)a)->name, ((const struct df_bus *)b)->name);
 }
 
-/* Grow @*array of @size-byte items to hold one more than @*n. */
-static void *grow(void **array, size_t *cap, size_t n, size_t size)
-{
-	if (n == *cap) {
-		size_t c = *cap ? *cap * 2 : 8;
-		void *a = reallocarray(*array, c, size);
-
-		if (!a)
-			return NULL;
-		*array = a;
-		*cap = c;
-	}
-	return (char *)*array + n * size;
-}
-
 struct device_list {
 	struct df_ctx *ctx;
 	int drvfd;
-	char **names;
-	size_t n, cap;
+	struct strv names;
 	size_t *skipped;
 };
 
@@ -74,7 +60,6 @@ static int add_device(void *data, const char *name, unsigned char type)
 {
 	struct device_list *l = data;
 	struct stat st;
-	char **slot;
 	int dev;
 
 	if (type == DT_UNKNOWN)
@@ -98,34 +83,24 @@ static int add_device(void *data, const char *name, unsigned char type)
 		(*l->skipped)++;
 		return 0;
 	}
-	slot = grow((void **)&l->names, &l->cap, l->n, sizeof(*l->names));
-	if (!slot || !(*slot = strdup(name)))
-		return -ENOMEM;
-	l->n++;
-	return 0;
+	return strv_push(&l->names, name);
 }
 
 int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
 			   size_t *skipped)
 {
-	struct device_list l = { .ctx = ctx, .drvfd = drvfd, .skipped = skipped };
-	char **names;
-	size_t n;
+	struct device_list l = {
+		.ctx = ctx, .drvfd = drvfd, .names = STRV_INIT, .skipped = skipped
+	};
 	/* Straight from the descriptor: no second open, no DIR (a driver's is on the boot path). */
 	int r = df_dir_each(drvfd, add_device, &l);
 
-	names = l.names;
-	n = l.n;
 	if (r < 0) {
-		while (n > 0)
-			free(names[--n]);
-		free(names);
+		strv_release(&l.names);
 		return r;
 	}
-	if (n > 1)
-		qsort(names, n, sizeof(*names), df_cmp_strp);
-	*ret = names;
-	*ret_n = n;
+	strv_sort(&l.names);
+	*ret = strv_steal(&l.names, ret_n);
 	return 0;
 }
 
@@ -156,9 +131,7 @@ static void driver_release(struct df_driver *drv)
 {
 	free(drv->name);
 	free(drv->module);
-	for (size_t i = 0; i < drv->ndevices; i++)
-		free(drv->devices[i]);
-	free(drv->devices);
+	strv_free_array(drv->devices, drv->ndevices);
 }
 
 static void device_release(struct df_device *dev)
@@ -167,9 +140,7 @@ static void device_release(struct df_device *dev)
 	free(dev->driver);
 	free(dev->modalias);
 	free(dev->label);
-	for (size_t i = 0; i < dev->ncandidates; i++)
-		free(dev->candidates[i]);
-	free(dev->candidates);
+	strv_free_array(dev->candidates, dev->ncandidates);
 }
 
 static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, struct df_driver *drv,
@@ -279,7 +250,7 @@ static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_
 			(*skipped)++;
 			continue;
 		}
-		dev = grow((void **)&bus->devices, &cap, bus->ndevices, sizeof(*dev));
+		dev = ARRAY_GROW(bus->devices, cap, bus->ndevices);
 		if (!dev) {
 			r = -ENOMEM;
 			break;
@@ -307,7 +278,6 @@ int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **
 {
 	struct df_inventory *inv = calloc(1, sizeof(*inv));
 	_cleanup_close_ int busesfd = -1;
-	char buf[16];
 	DIR *d = NULL;
 	struct dirent *de;
 	size_t cap = 0;
@@ -317,12 +287,11 @@ int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **
 		return -ENOMEM;
 	inv->locked = -1;
 	{
-		_cleanup_close_ int kfd = df_open_dir(ctx, "/sys/kernel/driver_filter");
+		_cleanup_close_ int kfd = df_kfilter_open(ctx);
 
 		inv->kernel_filter = kfd >= 0;
-		if (kfd >= 0 && df_read_at(kfd, "locked", buf, sizeof(buf)) >= 0 &&
-		    (streq(buf, "0") || streq(buf, "1")))
-			inv->locked = buf[0] - '0';
+		if (kfd >= 0 && (r = df_kfilter_read_locked(kfd)) >= 0)
+			inv->locked = r;
 	}
 	busesfd = df_open_dir(ctx, "/sys/bus");
 	if (busesfd < 0) {
@@ -349,7 +318,7 @@ int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **
 			inv->skipped++;
 			continue;
 		}
-		bus = grow((void **)&inv->buses, &cap, inv->nbuses, sizeof(*bus));
+		bus = ARRAY_GROW(inv->buses, cap, inv->nbuses);
 		if (!bus) {
 			r = -ENOMEM;
 			break;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "array.h"
 #include "drvfilter-private.h"
 
 static int busrules_add(struct df_busrules *br, const struct df_rule *r)
@@ -20,15 +21,8 @@ static int busrules_add(struct df_busrules *br, const struct df_rule *r)
 	for (size_t i = 0; i < br->nglobs; i++)
 		if (streq(br->globs[i]->name, r->name))
 			return -EEXIST;
-	if (br->nglobs == br->capglobs) {
-		size_t cap = br->capglobs ? br->capglobs * 2 : 4;
-		const struct df_rule **g = realloc(br->globs, cap * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		br->globs = g;
-		br->capglobs = cap;
-	}
+	if (!ARRAY_GROW(br->globs, br->capglobs, br->nglobs))
+		return -ENOMEM;
 	br->globs[br->nglobs++] = r;
 	return 0;
 }

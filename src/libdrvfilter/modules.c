@@ -19,8 +19,10 @@
 
 #include <libkmod.h>
 
+#include "array.h"
 #include "drvfilter-private.h"
 #include "strbuf.h"
+#include "strv.h"
 
 struct df_modules {
 	struct df_ctx *ctx;
@@ -87,41 +89,27 @@ struct df_modules *df_modules_free(struct df_modules *m)
 int df_modules_lookup(struct df_modules *m, const char *modalias, char ***ret, size_t *ret_n)
 {
 	struct kmod_list *list = NULL, *l;
-	char **names = NULL;
-	size_t n = 0;
+	struct strv names = STRV_INIT;
 	int r;
 
 	r = kmod_module_new_from_lookup(m->kmod, modalias, &list);
 	if (r < 0)
 		return r;
-	kmod_list_foreach(l, list) n++;
-	names = calloc(n + 1, sizeof(*names));
-	if (!names) {
-		kmod_module_unref_list(list);
-		return -ENOMEM;
-	}
-	n = 0;
 	kmod_list_foreach(l, list)
 	{
 		struct kmod_module *mod = kmod_module_get_module(l);
 
-		names[n] = strdup(kmod_module_get_name(mod));
+		r = strv_push(&names, kmod_module_get_name(mod));
 		kmod_module_unref(mod);
-		if (!names[n]) {
-			r = -ENOMEM;
+		if (r < 0)
 			break;
-		}
-		n++;
 	}
 	kmod_module_unref_list(list);
 	if (r < 0) {
-		while (n > 0)
-			free(names[--n]);
-		free(names);
+		strv_release(&names);
 		return r;
 	}
-	*ret = names;
-	*ret_n = n;
+	*ret = strv_steal(&names, ret_n);
 	return 0;
 }
 
@@ -150,29 +138,9 @@ static const char *alias_bus(const char *prefix)
 /* What one module is known to provide. */
 struct modinfo {
 	char *name;
-	char **buses; /* from its device aliases */
-	size_t nbuses;
-	char **drivers; /* "bus:driver", when loaded */
-	size_t ndrivers;
+	struct strv buses; /* from its device aliases */
+	struct strv drivers; /* "bus:driver", when loaded */
 };
-
-static int add_unique(char ***list, size_t *n, const char *s)
-{
-	char **l;
-
-	for (size_t i = 0; i < *n; i++)
-		if (streq((*list)[i], s))
-			return 0;
-	l = reallocarray(*list, *n + 1, sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	*list = l;
-	l[*n] = strdup(s);
-	if (!l[*n])
-		return -ENOMEM;
-	(*n)++;
-	return 0;
-}
 
 struct modtable {
 	struct strmap map; /* name -> struct modinfo * */
@@ -186,15 +154,8 @@ static struct modinfo *modtable_get(struct modtable *t, const char *name)
 
 	if (mi)
 		return mi;
-	if (t->n == t->cap) {
-		size_t c = t->cap ? 2 * t->cap : 256;
-		struct modinfo **a = reallocarray(t->all, c, sizeof(*a));
-
-		if (!a)
-			return NULL;
-		t->all = a;
-		t->cap = c;
-	}
+	if (!ARRAY_GROW(t->all, t->cap, t->n))
+		return NULL;
 	mi = calloc(1, sizeof(*mi));
 	if (!mi || !(mi->name = strdup(name))) {
 		free(mi);
@@ -214,12 +175,8 @@ static void modtable_release(struct modtable *t)
 	for (size_t i = 0; i < t->n; i++) {
 		struct modinfo *mi = t->all[i];
 
-		for (size_t j = 0; j < mi->nbuses; j++)
-			free(mi->buses[j]);
-		for (size_t j = 0; j < mi->ndrivers; j++)
-			free(mi->drivers[j]);
-		free(mi->buses);
-		free(mi->drivers);
+		strv_release(&mi->buses);
+		strv_release(&mi->drivers);
 		free(mi->name);
 		free(mi);
 	}
@@ -259,7 +216,7 @@ static int read_aliases(struct df_modules *m, struct modtable *t)
 		if (!bus || df_sysfs_name_check(module) < 0)
 			continue;
 		mi = modtable_get(t, module);
-		if (!mi || add_unique(&mi->buses, &mi->nbuses, bus) < 0) {
+		if (!mi || strv_push_unique(&mi->buses, bus) < 0) {
 			r = -ENOMEM;
 			break;
 		}
@@ -303,7 +260,7 @@ static int read_loaded(struct df_modules *m, struct modtable *t)
 				continue;
 			if (!mi)
 				mi = modtable_get(t, de->d_name);
-			if (!mi || add_unique(&mi->drivers, &mi->ndrivers, dde->d_name) < 0) {
+			if (!mi || strv_push_unique(&mi->drivers, dde->d_name) < 0) {
 				r = -ENOMEM;
 				break;
 			}
@@ -323,12 +280,8 @@ int df_module_decide(const struct df_policy *p, const char *bus, const char *mod
 	struct df_verdict v2;
 
 	df_policy_decide(p, bus, module, v);
-	if (v->allowed || strlen(module) > DF_NAME_MAX)
-		return 0;
 	/* kmod writes module names with '_'; drivers often spell them with '-'. */
-	for (size_t i = 0; (alt[i] = module[i] == '_' ? '-' : module[i]); i++)
-		;
-	if (streq(alt, module))
+	if (v->allowed || df_modname_dashed(module, alt) < 0 || streq(alt, module))
 		return 0;
 	df_policy_decide(p, bus, alt, &v2);
 	if (v2.allowed)
@@ -341,20 +294,19 @@ static bool module_denied(const struct df_policy *p, const struct modinfo *mi)
 	bool allowed = false, denied = false;
 	struct df_verdict v;
 
-	if (mi->ndrivers > 0) {
-		for (size_t i = 0; i < mi->ndrivers; i++) {
+	if (mi->drivers.n > 0) {
+		for (size_t i = 0; i < mi->drivers.n; i++) {
+			const char *drv = mi->drivers.v[i], *colon = strchr(drv, ':');
 			char bus[DF_NAME_MAX + 1];
-			const char *colon = strchr(mi->drivers[i], ':');
 
-			snprintf(bus, sizeof(bus), "%.*s", (int)(colon - mi->drivers[i]),
-				 mi->drivers[i]);
+			snprintf(bus, sizeof(bus), "%.*s", (int)(colon - drv), drv);
 			df_policy_decide(p, bus, colon + 1, &v);
 			allowed |= v.allowed;
 			denied |= !v.allowed;
 		}
 	} else {
-		for (size_t i = 0; i < mi->nbuses; i++) {
-			df_module_decide(p, mi->buses[i], mi->name, &v);
+		for (size_t i = 0; i < mi->buses.n; i++) {
+			df_module_decide(p, mi->buses.v[i], mi->name, &v);
 			allowed |= v.allowed;
 			denied |= !v.allowed;
 		}
@@ -367,27 +319,23 @@ int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char *
 			 size_t *ret_n)
 {
 	struct modtable t = { 0 };
-	char **list = NULL;
-	size_t n = 0;
+	struct strv list = STRV_INIT;
 	int r;
 
 	r = read_aliases(m, &t);
 	if (r == 0)
 		r = read_loaded(m, &t);
+	/* The table holds each module once. */
 	for (size_t i = 0; r == 0 && i < t.n; i++)
 		if (module_denied(p, t.all[i]))
-			r = add_unique(&list, &n, t.all[i]->name);
+			r = strv_push(&list, t.all[i]->name);
 	modtable_release(&t);
 	if (r < 0) {
-		while (n > 0)
-			free(list[--n]);
-		free(list);
+		strv_release(&list);
 		return r;
 	}
-	if (n > 1)
-		qsort(list, n, sizeof(*list), df_cmp_strp);
-	*ret = list;
-	*ret_n = n;
+	strv_sort(&list);
+	*ret = strv_steal(&list, ret_n);
 	return 0;
 }
 
@@ -436,10 +384,8 @@ int df_inventory_add_modules(struct df_inventory *inv, struct df_modules *m)
 			if (drv->module || !drv->builtin)
 				continue;
 			/* modules.builtin names the module a built-in driver of its name is in. */
-			for (size_t k = 0; (name[k] = drv->name[k] == '-' ? '_' : drv->name[k]);
-			     k++)
-				;
-			if (df_modules_exists(m, name) && !(drv->module = strdup(name)))
+			if (df_modname_normalize(drv->name, name) == 0 &&
+			    df_modules_exists(m, name) && !(drv->module = strdup(name)))
 				return -ENOMEM;
 		}
 	return 0;

@@ -117,3 +117,24 @@ bool df_glob_match(const char *pattern, const char *s)
 		pattern++;
 	return *pattern == '\0';
 }
+
+static int respell(const char *name, char from, char to, char *buf)
+{
+	size_t n = strlen(name);
+
+	if (n > DF_NAME_MAX)
+		return -ENAMETOOLONG;
+	for (size_t i = 0; i <= n; i++)
+		buf[i] = name[i] == from ? to : name[i];
+	return 0;
+}
+
+int df_modname_normalize(const char *name, char buf[DF_NAME_MAX + 1])
+{
+	return respell(name, '-', '_', buf);
+}
+
+int df_modname_dashed(const char *name, char buf[DF_NAME_MAX + 1])
+{
+	return respell(name, '_', '-', buf);
+}

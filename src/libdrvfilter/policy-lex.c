@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "array.h"
 #include "drvfilter-private.h"
 #include "strbuf.h"
 #include "utf8.h"
@@ -62,16 +63,9 @@ static int lex_add(struct df_lex *lex, char *id, unsigned line, struct df_diags 
 
 	if (!id)
 		return -ENOMEM;
-	if (lex->count == lex->cap) {
-		size_t cap = lex->cap ? lex->cap * 2 : 16;
-		char **ids = realloc(lex->ids, cap * sizeof(*ids));
-
-		if (!ids) {
-			free(id);
-			return -ENOMEM;
-		}
-		lex->ids = ids;
-		lex->cap = cap;
+	if (!ARRAY_GROW(lex->ids, lex->cap, lex->count)) {
+		free(id);
+		return -ENOMEM;
 	}
 	r = strmap_put(&lex->index, id, (void *)(uintptr_t)line, &old);
 	if (r == 0) {

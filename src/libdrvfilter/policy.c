@@ -15,6 +15,7 @@
 
 #include <iniparser.h>
 
+#include "array.h"
 #include "drvfilter-private.h"
 #include "sha256.h"
 #include "strbuf.h"
@@ -26,7 +27,7 @@ static int read_file(const char *path, unsigned flags, struct df_diags *diags, c
 		     size_t *retlen)
 {
 	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0;
 	struct stat st;
 	int r;
@@ -68,30 +69,16 @@ static int read_file(const char *path, unsigned flags, struct df_diags *diags, c
 		}
 	}
 	/* Read to EOF rather than trusting st_size: the file may change under us. */
-	buf = malloc(DF_POLICY_SIZE_MAX + 1);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n = read(fd, buf + len, DF_POLICY_SIZE_MAX + 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = -errno;
-			df_diags_add(diags, DF_ERROR, 0, "cannot read: %s", strerror(-r));
-			return r;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > DF_POLICY_SIZE_MAX) {
-			df_diags_add(diags, DF_ERROR, 0, "is larger than %d bytes",
-				     DF_POLICY_SIZE_MAX);
-			return -EFBIG;
-		}
+	r = df_read_full_fd(fd, DF_POLICY_SIZE_MAX, &buf, &len);
+	if (r == -EFBIG) {
+		df_diags_add(diags, DF_ERROR, 0, "is larger than %d bytes", DF_POLICY_SIZE_MAX);
+		return r;
 	}
-	buf[len] = '\0';
-	*ret = TAKE_PTR(buf);
+	if (r < 0) {
+		df_diags_add(diags, DF_ERROR, 0, "cannot read: %s", strerror(-r));
+		return r;
+	}
+	*ret = buf;
 	*retlen = len;
 	return 0;
 }
@@ -314,15 +301,14 @@ static int parse_list(struct df_entry *e, struct df_diags *diags)
 static int load_list_key(struct df_policy *p, enum df_section section, const char *key,
 			 const char *val, unsigned line, struct df_diags *diags)
 {
-	struct df_entry *e, *entries;
+	struct df_entry *e;
 	const char *why;
 	int r;
 
-	entries = realloc(p->entries, (p->nentries + 1) * sizeof(*entries));
-	if (!entries)
+	e = ARRAY_GROW(p->entries, p->capentries, p->nentries);
+	if (!e)
 		return -ENOMEM;
-	p->entries = entries;
-	e = &p->entries[p->nentries++];
+	p->nentries++;
 	*e = (struct df_entry){ .section = section, .line = line };
 	e->any_bus = strcasecmp(key, "all") == 0;
 	if (!e->any_bus && df_bus_name_check(key, &why) < 0) {

@@ -34,10 +34,8 @@ int df_policy_fallback_notes(const struct df_policy *p, const struct df_inventor
 			if (streq(r->name, "ALL") || df_name_is_glob(r->name) ||
 			    driver_registered(inv, e->key, r->name))
 				continue;
-			/* kmod spells module names with '_'. */
-			for (size_t k = 0; (modname[k] = r->name[k] == '-' ? '_' : r->name[k]); k++)
-				;
-			if (df_modules_exists(m, modname))
+			if (df_modname_normalize(r->name, modname) == 0 &&
+			    df_modules_exists(m, modname))
 				continue;
 			if (e->section == DF_SECTION_ALLOW)
 				ret = df_diags_add(

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "drvfilter-private.h"
 #include "json-read.h"
@@ -118,37 +117,28 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 {
 	_cleanup_free_ char *path = df_ctx_path(ctx, STATE_DIR "/" STATE_NAME);
 	_cleanup_free_ char *buf = NULL;
-	struct stat sb;
-	size_t size;
+	_cleanup_close_ int fd = -1;
 	struct jv root;
 	const struct jv *policy, *counts;
-	size_t off;
-	ssize_t n;
+	size_t off, len = 0;
 	bool ok;
 	int r;
 
 	*st = (struct df_state){ 0 };
 	if (!path)
 		return -ENOMEM;
-	/* Room for what the file holds now, and one byte to see it did not grow. */
-	if (stat(path, &sb) < 0) {
-		n = -errno;
-	} else {
-		size = S_ISREG(sb.st_mode) && sb.st_size < DF_STATE_SIZE_MAX
-			       ? (size_t)sb.st_size + 2
-			       : DF_STATE_SIZE_MAX;
-		buf = malloc(size);
-		if (!buf)
-			return -ENOMEM;
-		n = df_read_at(AT_FDCWD, path, buf, size);
+	/* O_NONBLOCK: a FIFO in its place must not hang status. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	r = fd < 0 ? -errno : df_read_full_fd(fd, DF_STATE_SIZE_MAX - 1, &buf, &len);
+	if (r == 0 && memchr(buf, '\0', len))
+		r = -EBADMSG;
+	if (r == -ENOENT || r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		snprintf(why, whysize, "cannot read it: %s", strerror(-r));
+		return r;
 	}
-	if (n == -ENOENT)
-		return -ENOENT;
-	if (n < 0) {
-		snprintf(why, whysize, "cannot read it: %s", strerror((int)-n));
-		return (int)n;
-	}
-	r = json_parse(buf, (size_t)n, &root, &off);
+	r = json_parse(buf, len, &root, &off);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "drvfilter-private.h"
+#include "strv.h"
 
 int df_sysfs_name_check(const char *name)
 {
@@ -47,7 +48,8 @@ int df_open_dir_at(int dirfd, const char *rel)
 ssize_t df_read_at(int dirfd, const char *rel, char *buf, size_t size)
 {
 	_cleanup_close_ int fd = -1;
-	size_t len = 0;
+	ssize_t n;
+	size_t len;
 
 	if (size < 2)
 		return -EINVAL;
@@ -58,17 +60,10 @@ ssize_t df_read_at(int dirfd, const char *rel, char *buf, size_t size)
 	if (fd < 0)
 		return -errno;
 	/* One byte more than fits tells a value that was cut from one that fits. */
-	while (len < size) {
-		ssize_t n = read(fd, buf + len, size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	n = df_read_loop(fd, buf, size);
+	if (n < 0)
+		return n;
+	len = (size_t)n;
 	if (len == size)
 		return -EFBIG;
 	if (memchr(buf, '\0', len))
@@ -222,16 +217,11 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 	return 0;
 }
 
-int df_cmp_strp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
 {
 	DIR *d = df_dir_open_at(parentfd, rel);
+	struct strv names = STRV_INIT;
 	struct dirent *de;
-	size_t cap = 0;
 	int r;
 
 	*ret = (struct df_names){ 0 };
@@ -244,39 +234,23 @@ int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
 			ret->unsafe++;
 			continue;
 		}
-		if (ret->n == cap) {
-			size_t c = cap ? 2 * cap : 16;
-			char **v = reallocarray(ret->v, c, sizeof(*v));
-
-			if (!v) {
-				r = -ENOMEM;
-				break;
-			}
-			ret->v = v;
-			cap = c;
-		}
-		ret->v[ret->n] = strdup(de->d_name);
-		if (!ret->v[ret->n]) {
-			r = -ENOMEM;
+		r = strv_push(&names, de->d_name);
+		if (r < 0)
 			break;
-		}
-		ret->n++;
 	}
 	closedir(d);
 	if (r < 0) {
-		df_names_release(ret);
+		strv_release(&names);
 		return r;
 	}
 	/* Sorted: logs, state files and tests read the same on every file system. */
-	if (ret->n > 1)
-		qsort(ret->v, ret->n, sizeof(*ret->v), df_cmp_strp);
+	strv_sort(&names);
+	ret->v = strv_steal(&names, &ret->n);
 	return 0;
 }
 
 void df_names_release(struct df_names *names)
 {
-	for (size_t i = 0; i < names->n; i++)
-		free(names->v[i]);
-	free(names->v);
+	strv_free_array(names->v, names->n);
 	*names = (struct df_names){ 0 };
 }

@@ -30,6 +30,25 @@ static inline bool streq(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+/* The rest of @s after @prefix, or NULL when @s does not start with it. */
+static inline const char *startswith(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(s, prefix, n) == 0 ? s + n : NULL;
+}
+
+/*
+ * A cleanup function for a type whose destructor takes and returns a pointer
+ * (df_policy_free() and the like): _cleanup_(NAMEp) on a variable of TYPE *.
+ */
+#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func) \
+	static inline void func##p(type *p)     \
+	{                                       \
+		if (*p)                         \
+			(void)func(*p);         \
+	}
+
 /* Hand a pointer over to the caller: the cleanup attribute then frees nothing. */
 #define TAKE_PTR(p)                     \
 	({                              \

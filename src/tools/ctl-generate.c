@@ -61,10 +61,8 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 		if (r >= 0 && drv->module && !drv->builtin) {
 			char alt[DF_NAME_MAX + 1];
 
-			for (size_t k = 0; (alt[k] = drv->module[k] == '_' ? '-' : drv->module[k]);
-			     k++)
-				;
-			if (!streq(drv->module, drv->name) && !streq(alt, drv->name) &&
+			if (df_modname_dashed(drv->module, alt) == 0 &&
+			    !streq(drv->module, drv->name) && !streq(alt, drv->name) &&
 			    df_driver_name_check(drv->module, &why) == 0) {
 				r = strbuf_appendf(line, ", %s", drv->module);
 				if (r >= 0)

@@ -18,45 +18,30 @@
 
 static void print_event(const struct df_policy *p, struct udev_device *dev)
 {
-	const char *action = udev_device_get_action(dev);
-	const char *subsystem = udev_device_get_subsystem(dev);
-	const char *sysname = udev_device_get_sysname(dev);
-	const char *driver = udev_device_get_driver(dev);
-	const char *devpath = udev_device_get_devpath(dev);
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
-	char bus[DF_NAME_MAX + 1];
 	_cleanup_free_ char *rule = NULL;
+	struct df_uevent ev;
 	struct df_verdict v;
 
-	if (!action || !subsystem || !sysname || !devpath)
+	if (df_uevent_parse(udev_device_get_action(dev), udev_device_get_subsystem(dev),
+			    udev_device_get_devpath(dev), udev_device_get_driver(dev), &ev) < 0)
 		return;
-	if (streq(action, "add") && streq(subsystem, "drivers")) {
-		/* DEVPATH=/bus/B/drivers/D */
-		const char *s = devpath + strlen("/bus/"), *e = strchr(s, '/');
-
-		if (strncmp(devpath, "/bus/", 5) != 0 || !e || (size_t)(e - s) > DF_NAME_MAX)
-			return;
-		snprintf(bus, sizeof(bus), "%.*s", (int)(e - s), s);
-		df_policy_decide(p, bus, sysname, &v);
-		rule = df_rule_describe(v.rule);
-		(void)strbuf_append_escaped(&a, bus);
-		(void)strbuf_append_escaped(&b, sysname);
+	if (ev.kind != DF_UEVENT_DRIVER_ADD && ev.kind != DF_UEVENT_BIND)
+		return;
+	df_policy_decide(p, ev.bus, ev.driver, &v);
+	rule = df_rule_describe(v.rule);
+	(void)strbuf_append_escaped(&a, ev.bus);
+	(void)strbuf_append_escaped(&b, ev.driver);
+	if (ev.kind == DF_UEVENT_DRIVER_ADD) {
 		printf("driver %s %s: %s by %s\n", strbuf_str(&a), strbuf_str(&b),
 		       v.allowed ? "allowed" : "denied", rule ? rule : "?");
-	} else if (streq(action, "bind") && driver) {
-		df_policy_decide(p, subsystem, driver, &v);
-		rule = df_rule_describe(v.rule);
-		(void)strbuf_append_escaped(&a, subsystem);
-		(void)strbuf_append_escaped(&b, sysname);
-		(void)strbuf_append_escaped(&c, driver);
-		printf("bind %s %s to %s: %s by %s%s\n", strbuf_str(&a), strbuf_str(&b),
-		       strbuf_str(&c), v.allowed ? "allowed" : "denied", rule ? rule : "?",
-		       v.allowed ? "" : " (a violation until it is unbound)");
 	} else {
-		goto out;
+		(void)strbuf_append_escaped(&c, ev.device);
+		printf("bind %s %s to %s: %s by %s%s\n", strbuf_str(&a), strbuf_str(&c),
+		       strbuf_str(&b), v.allowed ? "allowed" : "denied", rule ? rule : "?",
+		       v.allowed ? "" : " (a violation until it is unbound)");
 	}
 	fflush(stdout);
-out:
 	strbuf_release(&a);
 	strbuf_release(&b);
 	strbuf_release(&c);

@@ -171,6 +171,20 @@ static int load_policy(struct df_ctx *ctx, struct df_policy **ret, bool *failed)
 	return r;
 }
 
+/* The event udev describes in the environment (udev rules pass no name on the command line). */
+static int apply_udev_event(struct df_ctx *ctx, const struct df_policy *p, struct df_report **rep)
+{
+	struct df_uevent ev;
+
+	if (df_uevent_parse(getenv("ACTION"), getenv("SUBSYSTEM"), getenv("DEVPATH"),
+			    getenv("DRIVER"), &ev) < 0) {
+		df_ctx_log(ctx, LOG_ERR,
+			   "--udev: ACTION, SUBSYSTEM or DEVPATH is not set: not run by udev?");
+		return -EINVAL;
+	}
+	return df_apply_uevent(ctx, p, &ev, arg_dry_run ? DF_APPLY_DRY_RUN : 0, rep);
+}
+
 int main(int argc, char **argv)
 {
 	struct df_ctx *ctx = NULL;
@@ -209,7 +223,7 @@ int main(int argc, char **argv)
 			   "bound yet is denied",
 			   df_policy_path(p));
 	if (arg_udev)
-		r = df_apply_udev(ctx, p, arg_dry_run ? DF_APPLY_DRY_RUN : 0, &rep);
+		r = apply_udev_event(ctx, p, &rep);
 	else
 		r = df_apply(ctx, p, DF_APPLY_OVERRIDE_OK | (arg_dry_run ? DF_APPLY_DRY_RUN : 0),
 			     &rep);

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the enforcement files share: one run of apply (the policy, the report
+ * being filled, dry run or not), how an action is recorded, and the two
+ * actuators, the kernel's filter and fallback mode.
+ */
+#ifndef DRVFILTER_ENFORCE_PRIVATE_H
+#define DRVFILTER_ENFORCE_PRIVATE_H
+
+#include <time.h>
+
+#include "drvfilter-private.h"
+
+struct df_run {
+	struct df_ctx *ctx;
+	const struct df_policy *p;
+	struct df_report *rep;
+	bool dry_run;
+};
+
+/* ---- report.c: the record of a run, and its log lines ---- */
+
+long long df_now_usec(clockid_t clock);
+int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **ret);
+/*
+ * Record an action and log it as one key=value line; a failed one is counted
+ * as an error. 0 or -ENOMEM.
+ */
+int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
+	      const char *device, const char *value, int error);
+/* Count and log a problem that is not an action (a directory that cannot be read). */
+_printf_(2, 3) void df_problem(struct df_run *run, const char *fmt, ...);
+/* Write an attribute, unless this is a dry run. */
+int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value);
+
+/* ---- kernel-filter.c: /sys/kernel/driver_filter and the allowed bits ---- */
+
+/* df_kfilter_open() and df_kfilter_read_locked() are in drvfilter-private.h. */
+/* Write the policy's allow and deny lists. */
+int df_kfilter_write_lists(struct df_run *run, int kfd);
+/* Lock the kernel's policy (with lock = yes); *@locked says whether it now is. */
+int df_kfilter_lock(struct df_run *run, int kfd, bool *locked);
+/*
+ * Locked already: compare the allowed bit at @dirfd/@attr with @want. A
+ * mismatch is recorded as a failed check; an agreeing bit only when @always.
+ */
+int df_kfilter_check_bit(struct df_run *run, int dirfd, const char *attr, const char *bus,
+			 const char *driver, bool want, bool always);
+
+/* ---- fallback.c: the modprobe.d blacklist and unbinding ---- */
+
+int df_fallback_blacklist(struct df_run *run);
+/* Detach @device from the driver whose directory is @drvfd, through its unbind file. */
+int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
+		       const char *device);
+
+/* ---- enforce.c: the decision for one registered driver, and what it takes ---- */
+
+int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
+		      bool locked);
+
+#endif

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fallback mode, for a kernel without the filter: what userspace can do. A
+ * modprobe.d blacklist keeps modules that provide only denied drivers from
+ * loading by alias (written before udevd starts), and a denied driver's
+ * devices are detached through its unbind file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "enforce-private.h"
+#include "strbuf.h"
+#include "strv.h"
+
+int df_fallback_blacklist(struct df_run *run)
+{
+	struct df_modules *m = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char **mods = NULL;
+	size_t n = 0;
+	int r, err = 0;
+
+	r = df_modules_open(run->ctx, &m);
+	if (r == -ENOENT) {
+		df_log_cond(run->ctx, LOG_NOTICE,
+			    "no modules for this kernel: there is nothing to blacklist");
+		return 0;
+	}
+	if (r >= 0)
+		r = df_modules_blacklist(m, run->p, &mods, &n);
+	df_modules_free(m);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			return r;
+		df_problem(run, "cannot read the module aliases: %s; no module is blacklisted",
+			   strerror(-r));
+		return 0;
+	}
+	r = strbuf_appendf(&sb,
+			   "# Written by drvfilter-apply from %s (sha256 %s).\n"
+			   "# Modules that provide only denied drivers. Do not edit: it is "
+			   "rewritten at every boot.\n",
+			   run->p->path, run->p->sha256[0] ? run->p->sha256 : "none: fail closed");
+	for (size_t i = 0; i < n && r >= 0; i++)
+		r = strbuf_appendf(&sb, "blacklist %s\ninstall %s /bin/false\n", mods[i], mods[i]);
+	if (r >= 0 && !run->dry_run)
+		err = df_write_file_atomic(run->ctx, "/run/modprobe.d", "drvfilter.conf", sb.s,
+					   sb.len, 0644);
+	strbuf_release(&sb);
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		if (!err)
+			run->rep->counts.blacklisted++;
+		r = df_record(run, DF_ACT_BLACKLIST, NULL, mods[i], NULL, NULL, err);
+	}
+	strv_free_array(mods, n);
+	if (r >= 0 && err && n == 0)
+		df_problem(run, "cannot write /run/modprobe.d/drvfilter.conf: %s", strerror(-err));
+	return r;
+}
+
+int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
+		       const char *device)
+{
+	int err = df_run_write_at(run, drvfd, "unbind", device);
+	int r;
+
+	/* ENODEV: it went away or was unbound meanwhile; the goal holds. */
+	if (err == -ENODEV)
+		err = 0;
+	if (!err)
+		run->rep->counts.unbound++;
+	r = df_record(run, DF_ACT_UNBIND, bus, driver, device, NULL, err);
+	if (err == -ENOENT && faccessat(drvfd, "unbind", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+		df_log_cond(run->ctx, LOG_WARNING,
+			    "driver %s/%s has no unbind file (it suppresses bind "
+			    "attributes): only the kernel's filter can stop it",
+			    bus, driver);
+	return r;
+}

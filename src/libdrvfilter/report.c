@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The record of an apply: every action in order, the counts, and one
+ * key=value log line per action (what the kernel log of a boot shows).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "array.h"
+#include "enforce-private.h"
+#include "strbuf.h"
+
+static const char *const mode_names[] = {
+	[DF_MODE_AUTO] = "auto",
+	[DF_MODE_KERNEL] = "kernel",
+	[DF_MODE_FALLBACK] = "fallback",
+};
+
+const char *df_mode_name(enum df_mode mode)
+{
+	return mode_names[mode];
+}
+
+static const char *const action_names[] = {
+	[DF_ACT_KERNEL_LIST] = "kernel-list",
+	[DF_ACT_ALLOWED] = "allowed",
+	[DF_ACT_UNBIND] = "unbind",
+	[DF_ACT_KEEP] = "keep",
+	[DF_ACT_BLACKLIST] = "blacklist",
+	[DF_ACT_LOCK] = "lock",
+	[DF_ACT_CHECK] = "check",
+};
+
+const char *df_action_name(enum df_action_kind kind)
+{
+	return action_names[kind];
+}
+
+const char *df_action_result(enum df_action_kind kind, int error, bool dry_run)
+{
+	/* A check fails when the locked kernel disagrees with the policy. */
+	if (error)
+		return kind == DF_ACT_CHECK ? "mismatch" : "error";
+	return dry_run ? "dry-run" : "ok";
+}
+
+long long df_now_usec(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **ret)
+{
+	struct df_report *rep = calloc(1, sizeof(*rep));
+
+	if (!rep)
+		return -ENOMEM;
+	rep->policy_path = strdup(p->path);
+	rep->policy_sha256 = strdup(p->sha256);
+	if (!rep->policy_path || !rep->policy_sha256) {
+		df_report_free(rep);
+		return -ENOMEM;
+	}
+	rep->fail_closed = p->fail_closed;
+	rep->dry_run = dry_run;
+	rep->started_usec = df_now_usec(CLOCK_REALTIME);
+	*ret = rep;
+	return 0;
+}
+
+struct df_report *df_report_free(struct df_report *rep)
+{
+	if (!rep)
+		return NULL;
+	for (size_t i = 0; i < rep->nactions; i++) {
+		free(rep->actions[i].bus);
+		free(rep->actions[i].driver);
+		free(rep->actions[i].device);
+		free(rep->actions[i].value);
+	}
+	free(rep->actions);
+	free(rep->policy_path);
+	free(rep->policy_sha256);
+	free(rep);
+	return NULL;
+}
+
+/* " key=value", the value quoted when it holds a blank or a quote, escaped always. */
+static int append_field(struct strbuf *sb, const char *key, const char *value)
+{
+	bool quote = strpbrk(value, " \"") || !*value;
+	int r = strbuf_appendf(sb, " %s=%s", key, quote ? "\"" : "");
+
+	for (const char *s = value; r >= 0 && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			r = strbuf_appendc(sb, '\\');
+		if (r >= 0)
+			r = (*s == '\\' || *s == '"')
+				    ? strbuf_appendc(sb, *s)
+				    : strbuf_append_escaped_max(sb, (char[]){ *s, 0 }, 1);
+	}
+	if (r >= 0 && quote)
+		r = strbuf_appendc(sb, '"');
+	return r;
+}
+
+static void log_action(struct df_run *run, int prio, enum df_action_kind kind, const char *bus,
+		       const char *driver, const char *device, const char *value, int error)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r = strbuf_appendf(&sb, "action=%s", df_action_name(kind));
+
+	if (r >= 0 && bus)
+		r = append_field(&sb, "bus", bus);
+	if (r >= 0 && driver)
+		r = append_field(&sb,
+				 kind == DF_ACT_BLACKLIST     ? "module"
+				 : kind == DF_ACT_KERNEL_LIST ? "list"
+							      : "driver",
+				 driver);
+	if (r >= 0 && device)
+		r = append_field(&sb, "device", device);
+	if (r >= 0 && value)
+		r = append_field(&sb, "value", value);
+	if (r >= 0)
+		r = append_field(&sb, "result", df_action_result(kind, error, run->dry_run));
+	if (r >= 0 && error && kind != DF_ACT_CHECK)
+		r = append_field(&sb, "error", strerror(-error));
+	if (r >= 0)
+		df_log_cond(run->ctx, prio, "%s", sb.s);
+	strbuf_release(&sb);
+}
+
+/*
+ * Only what changes the system or fails is kept in the report; allowed=1
+ * writes that succeed are counted only, so that the state file stays small on
+ * a kernel with thousands of drivers.
+ */
+int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
+	      const char *device, const char *value, int error)
+{
+	struct df_report *rep = run->rep;
+	struct df_action *a;
+	/*
+	 * Writing allowed=1 confirms what the kernel does anyway: counted, and
+	 * logged at LOG_INFO (drvfilter-apply -v), not kept in the state file.
+	 */
+	bool confirm = kind == DF_ACT_ALLOWED && value && streq(value, "1") && !error;
+	int prio = error ? LOG_ERR : confirm ? LOG_INFO : LOG_NOTICE;
+
+	if (error)
+		rep->counts.errors++;
+	if (df_log_enabled(run->ctx, prio))
+		log_action(run, prio, kind, bus, driver, device, value, error);
+	if (confirm)
+		return 0;
+	a = ARRAY_GROW(rep->actions, rep->capactions, rep->nactions);
+	if (!a)
+		return -ENOMEM;
+	*a = (struct df_action){ .kind = kind, .error = error };
+	if ((bus && !(a->bus = strdup(bus))) || (driver && !(a->driver = strdup(driver))) ||
+	    (device && !(a->device = strdup(device))) || (value && !(a->value = strdup(value)))) {
+		free(a->bus);
+		free(a->driver);
+		free(a->device);
+		return -ENOMEM;
+	}
+	rep->nactions++;
+	return 0;
+}
+
+/* A problem's message is one log line: the kernel log cuts a record at 1 KiB anyway. */
+#define PROBLEM_MAX 512
+
+void df_problem(struct df_run *run, const char *fmt, ...)
+{
+	char msg[PROBLEM_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	run->rep->counts.errors++;
+	df_log_cond(run->ctx, LOG_ERR, "%s", msg);
+}
+
+int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value)
+{
+	return run->dry_run ? 0 : df_write_at(dirfd, rel, value);
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * udev's events: a driver that registered (ACTION=add SUBSYSTEM=drivers
+ * DEVPATH=/bus/B/drivers/D) is enforced as the boot walk would; a device that
+ * bound (ACTION=bind SUBSYSTEM=B DRIVER=D) to a denied driver is unbound at
+ * once. The programs fill a struct df_uevent from where they got the event
+ * (drvfilter-apply --udev from its environment, `watch` from libudev); every
+ * name in it is checked here before it becomes part of a path.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "enforce-private.h"
+
+/* "/bus/B/drivers/D" into B and D, both checked. */
+static int split_driver_devpath(const char *devpath, char *bus, char *drv)
+{
+	const char *b = startswith(devpath, "/bus/"), *d;
+	size_t nb;
+
+	if (!b)
+		return -EINVAL;
+	d = strstr(b, "/drivers/");
+	if (!d)
+		return -EINVAL;
+	nb = (size_t)(d - b);
+	d += strlen("/drivers/");
+	if (nb == 0 || nb > DF_NAME_MAX || strlen(d) > DF_NAME_MAX)
+		return -EINVAL;
+	memcpy(bus, b, nb);
+	bus[nb] = '\0';
+	strcpy(drv, d);
+	return df_sysfs_name_check(bus) < 0 || df_sysfs_name_check(drv) < 0 ? -EINVAL : 0;
+}
+
+/* Copy @s into @buf (DF_NAME_MAX + 1 bytes) if it is a name safe to use. */
+static int copy_name(char *buf, const char *s)
+{
+	if (df_sysfs_name_check(s) < 0)
+		return -EINVAL;
+	strcpy(buf, s);
+	return 0;
+}
+
+int df_uevent_parse(const char *action, const char *subsystem, const char *devpath,
+		    const char *driver, struct df_uevent *ev)
+{
+	*ev = (struct df_uevent){ .kind = DF_UEVENT_OTHER };
+	if (!action || !subsystem || !devpath)
+		return -EINVAL;
+	if (streq(action, "add") && streq(subsystem, "drivers")) {
+		ev->kind = DF_UEVENT_DRIVER_ADD;
+		if (split_driver_devpath(devpath, ev->bus, ev->driver) < 0) {
+			ev->kind = DF_UEVENT_MALFORMED;
+			ev->why = "a driver event with a DEVPATH that is not /bus/BUS/drivers/NAME";
+		}
+	} else if (streq(action, "bind") && driver) {
+		const char *dev = strrchr(devpath, '/');
+
+		ev->kind = DF_UEVENT_BIND;
+		if (copy_name(ev->bus, subsystem) < 0 || copy_name(ev->driver, driver) < 0 ||
+		    copy_name(ev->device, dev ? dev + 1 : devpath) < 0) {
+			ev->kind = DF_UEVENT_MALFORMED;
+			ev->why = "a bind event with a name that is not safe to use";
+		}
+	}
+	return 0;
+}
+
+static int driver_added(struct df_run *run, const struct df_uevent *ev)
+{
+	_cleanup_close_ int kfd = -1, driversfd = -1;
+	_cleanup_free_ char *path = NULL;
+	bool locked = false;
+
+	if (run->rep->mode == DF_MODE_KERNEL) {
+		kfd = df_kfilter_open(run->ctx);
+		locked = kfd >= 0 && df_kfilter_read_locked(kfd) == 1;
+	}
+	if (asprintf(&path, "/sys/bus/%s/drivers", ev->bus) < 0)
+		return -ENOMEM;
+	driversfd = df_open_dir(run->ctx, path);
+	if (driversfd < 0) {
+		df_problem(run, "udev: cannot open %s: %s", path, strerror(-driversfd));
+		return 0;
+	}
+	return df_enforce_driver(run, ev->bus, driversfd, ev->driver, locked);
+}
+
+static int device_bound(struct df_run *run, const struct df_uevent *ev)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+	struct df_verdict v;
+	int err;
+
+	df_policy_decide(run->p, ev->bus, ev->driver, &v);
+	if (v.allowed)
+		return 0;
+	if (asprintf(&path, "/sys/bus/%s/drivers/%s", ev->bus, ev->driver) < 0)
+		return -ENOMEM;
+	fd = df_open_dir(run->ctx, path);
+	err = fd < 0 ? fd : df_run_write_at(run, fd, "unbind", ev->device);
+	if (err == -ENODEV || err == -ENOENT)
+		err = 0; /* gone already */
+	if (!err)
+		run->rep->counts.unbound++;
+	return df_record(run, DF_ACT_UNBIND, ev->bus, ev->driver, ev->device, NULL, err);
+}
+
+int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct df_uevent *ev,
+		    unsigned flags, struct df_report **ret)
+{
+	_cleanup_close_ int kfd = -1;
+	long long t0 = df_now_usec(CLOCK_MONOTONIC);
+	struct df_run run = { ctx, p, NULL, flags & DF_APPLY_DRY_RUN };
+	int r;
+
+	r = df_report_new(p, run.dry_run, &run.rep);
+	if (r < 0)
+		return r;
+	kfd = df_kfilter_open(ctx);
+	run.rep->mode = df_effective_mode(p, kfd >= 0);
+	if (df_cmdline_override(ctx) > 0)
+		run.rep->override = true;
+	else if (ev->kind == DF_UEVENT_DRIVER_ADD)
+		r = driver_added(&run, ev);
+	else if (ev->kind == DF_UEVENT_BIND)
+		r = device_bound(&run, ev);
+	else if (ev->kind == DF_UEVENT_MALFORMED)
+		df_problem(&run, "udev: %s", ev->why);
+	run.rep->duration_usec = df_now_usec(CLOCK_MONOTONIC) - t0;
+	if (r < 0) {
+		df_report_free(run.rep);
+		return r;
+	}
+	*ret = run.rep;
+	return run.rep->counts.errors ? -EIO : 0;
+}
