@@ -18,20 +18,13 @@ static void write_counts(struct json *j, const struct df_counts *c)
 {
 	json_key(j, "counts");
 	json_object_begin(j);
-	json_key(j, "drivers");
-	json_int(j, (long long)c->drivers);
-	json_key(j, "allowed");
-	json_int(j, (long long)c->allowed);
-	json_key(j, "denied");
-	json_int(j, (long long)c->denied);
-	json_key(j, "unbound");
-	json_int(j, (long long)c->unbound);
-	json_key(j, "kept");
-	json_int(j, (long long)c->kept);
-	json_key(j, "blacklisted");
-	json_int(j, (long long)c->blacklisted);
-	json_key(j, "errors");
-	json_int(j, (long long)c->errors);
+	json_field_int(j, "drivers", (long long)c->drivers);
+	json_field_int(j, "allowed", (long long)c->allowed);
+	json_field_int(j, "denied", (long long)c->denied);
+	json_field_int(j, "unbound", (long long)c->unbound);
+	json_field_int(j, "kept", (long long)c->kept);
+	json_field_int(j, "blacklisted", (long long)c->blacklisted);
+	json_field_int(j, "errors", (long long)c->errors);
 	json_object_end(j);
 }
 
@@ -41,29 +34,19 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 
 	json_init(&j, f, pretty);
 	json_object_begin(&j);
-	json_key(&j, "version");
-	json_int(&j, DF_STATE_VERSION);
-	json_key(&j, "mode");
-	json_string(&j, df_mode_name(rep->mode));
-	json_key(&j, "dry_run");
-	json_bool(&j, rep->dry_run);
-	json_key(&j, "override");
-	json_bool(&j, rep->override);
-	json_key(&j, "fail_closed");
-	json_bool(&j, rep->fail_closed);
-	json_key(&j, "locked");
-	json_bool(&j, rep->locked);
+	json_field_int(&j, "version", DF_STATE_VERSION);
+	json_field_string(&j, "mode", df_mode_name(rep->mode));
+	json_field_bool(&j, "dry_run", rep->dry_run);
+	json_field_bool(&j, "override", rep->override);
+	json_field_bool(&j, "fail_closed", rep->fail_closed);
+	json_field_bool(&j, "locked", rep->locked);
 	json_key(&j, "policy");
 	json_object_begin(&j);
-	json_key(&j, "path");
-	json_string(&j, rep->policy_path);
-	json_key(&j, "sha256");
-	json_string(&j, rep->policy_sha256);
+	json_field_string(&j, "path", rep->policy_path);
+	json_field_string(&j, "sha256", rep->policy_sha256);
 	json_object_end(&j);
-	json_key(&j, "applied_usec");
-	json_int(&j, rep->started_usec);
-	json_key(&j, "duration_usec");
-	json_int(&j, rep->duration_usec);
+	json_field_int(&j, "applied_usec", rep->started_usec);
+	json_field_int(&j, "duration_usec", rep->duration_usec);
 	write_counts(&j, &rep->counts);
 	json_key(&j, "actions");
 	json_array_begin(&j);
@@ -71,30 +54,20 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 		const struct df_action *a = &rep->actions[i];
 
 		json_object_begin(&j);
-		json_key(&j, "action");
-		json_string(&j, df_action_name(a->kind));
-		if (a->bus) {
-			json_key(&j, "bus");
-			json_string(&j, a->bus);
-		}
+		json_field_string(&j, "action", df_action_name(a->kind));
+		if (a->bus)
+			json_field_string(&j, "bus", a->bus);
 		if (a->driver) {
 			json_key(&j, a->kind == DF_ACT_BLACKLIST ? "module" : "driver");
 			json_string(&j, a->driver);
 		}
-		if (a->device) {
-			json_key(&j, "device");
-			json_string(&j, a->device);
-		}
-		if (a->value) {
-			json_key(&j, "value");
-			json_string(&j, a->value);
-		}
-		json_key(&j, "result");
-		json_string(&j, df_action_result(a->kind, a->error, rep->dry_run));
-		if (a->error && a->kind != DF_ACT_CHECK) {
-			json_key(&j, "error");
-			json_string(&j, strerror(-a->error));
-		}
+		if (a->device)
+			json_field_string(&j, "device", a->device);
+		if (a->value)
+			json_field_string(&j, "value", a->value);
+		json_field_string(&j, "result", df_action_result(a->kind, a->error, rep->dry_run));
+		if (a->error && a->kind != DF_ACT_CHECK)
+			json_field_string(&j, "error", strerror(-a->error));
 		json_object_end(&j);
 	}
 	json_array_end(&j);

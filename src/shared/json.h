@@ -26,6 +26,10 @@ void json_key(struct json *j, const char *key);
 void json_string(struct json *j, const char *s);
 void json_int(struct json *j, long long v);
 void json_bool(struct json *j, bool v);
+/* "key": value, in one call. */
+void json_field_string(struct json *j, const char *key, const char *s);
+void json_field_int(struct json *j, const char *key, long long v);
+void json_field_bool(struct json *j, const char *key, bool v);
 /* Ends the document with a newline. */
 void json_finish(struct json *j);
 

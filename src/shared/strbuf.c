@@ -95,9 +95,16 @@ int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max)
 	return 0;
 }
 
-const char *strbuf_str(struct strbuf *sb)
+const char *strbuf_str(const struct strbuf *sb)
 {
 	return sb->s ? sb->s : "";
+}
+
+void strbuf_clear(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->s)
+		sb->s[0] = '\0';
 }
 
 char *strbuf_steal(struct strbuf *sb)

@@ -26,7 +26,9 @@ int strbuf_append_escaped(struct strbuf *sb, const char *s);
 /* The same for at most @max bytes of @s, then "..." if there was more. */
 int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max);
 /* The buffer's string (never NULL), still owned by @sb. */
-const char *strbuf_str(struct strbuf *sb);
+const char *strbuf_str(const struct strbuf *sb);
+/* Empty the buffer, keeping its memory for what comes next. */
+void strbuf_clear(struct strbuf *sb);
 /* The buffer's string, now owned by the caller; @sb is empty afterwards. */
 char *strbuf_steal(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);

@@ -13,26 +13,19 @@ static void print_json(const struct df_diags *d, bool valid)
 
 	ctl_json_init(&j);
 	json_object_begin(&j);
-	json_key(&j, "file");
-	json_string(&j, d->file);
-	json_key(&j, "valid");
-	json_bool(&j, valid);
-	json_key(&j, "errors");
-	json_int(&j, (long long)d->errors);
-	json_key(&j, "warnings");
-	json_int(&j, (long long)d->warnings);
+	json_field_string(&j, "file", d->file);
+	json_field_bool(&j, "valid", valid);
+	json_field_int(&j, "errors", (long long)d->errors);
+	json_field_int(&j, "warnings", (long long)d->warnings);
 	json_key(&j, "diagnostics");
 	json_array_begin(&j);
 	for (size_t i = 0; i < d->count; i++) {
 		const struct df_diag *g = &d->items[i];
 
 		json_object_begin(&j);
-		json_key(&j, "severity");
-		json_string(&j, df_severity_name(g->severity));
-		json_key(&j, "line");
-		json_int(&j, g->line);
-		json_key(&j, "message");
-		json_string(&j, g->message);
+		json_field_string(&j, "severity", df_severity_name(g->severity));
+		json_field_int(&j, "line", g->line);
+		json_field_string(&j, "message", g->message);
 		json_object_end(&j);
 	}
 	json_array_end(&j);

@@ -34,8 +34,7 @@ int verb_cmdline(int argc, char **argv)
 	if (arg_json) {
 		ctl_json_init(&j);
 		json_object_begin(&j);
-		json_key(&j, "cmdline");
-		json_string(&j, options);
+		json_field_string(&j, "cmdline", options);
 		json_object_end(&j);
 		json_finish(&j);
 	} else if (*options) {

@@ -40,12 +40,9 @@ static void json_rule(struct json *j, const struct df_rule *r)
 	static const char *const sections[] = { "allow", "deny", "filter" };
 
 	json_object_begin(j);
-	json_key(j, "section");
-	json_string(j, sections[r->section]);
-	json_key(j, "key");
-	json_string(j, r->key);
-	json_key(j, "value");
-	json_string(j, r->name);
+	json_field_string(j, "section", sections[r->section]);
+	json_field_string(j, "key", r->key);
+	json_field_string(j, "value", r->name);
 	json_key(j, "line");
 	if (r->line)
 		json_int(j, r->line);
@@ -81,12 +78,9 @@ int verb_explain(int argc, char **argv)
 		df_policy_decide(p, buses[i], drivers[i], &v);
 		if (arg_json) {
 			json_object_begin(&j);
-			json_key(&j, "bus");
-			json_string(&j, buses[i]);
-			json_key(&j, "driver");
-			json_string(&j, drivers[i]);
-			json_key(&j, "decision");
-			json_string(&j, v.allowed ? "allowed" : "denied");
+			json_field_string(&j, "bus", buses[i]);
+			json_field_string(&j, "driver", drivers[i]);
+			json_field_string(&j, "decision", v.allowed ? "allowed" : "denied");
 			json_key(&j, "rule");
 			json_rule(&j, v.rule);
 			json_object_end(&j);

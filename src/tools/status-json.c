@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* drvfilterctl status --json: the model for monitoring (the fields drvfilterctl(8) lists). */
+#include "ctl.h"
+#include "status.h"
+
+static void print_applied(struct json *j, const struct status *s)
+{
+	json_key(j, "applied");
+	if (s->state_r != 0) {
+		json_string(j, NULL);
+		return;
+	}
+	json_object_begin(j);
+	json_field_string(j, "mode", s->state.mode);
+	json_field_string(j, "sha256", s->state.policy_sha256);
+	json_field_int(j, "usec", s->state.applied_usec);
+	json_field_int(j, "duration_usec", s->state.duration_usec);
+	json_field_int(j, "errors", s->state.errors);
+	json_field_bool(j, "override", s->state.override);
+	json_field_bool(j, "fail_closed", s->state.fail_closed);
+	json_object_end(j);
+}
+
+static void print_counts(struct json *j, const struct status *s)
+{
+	json_key(j, "counts");
+	json_object_begin(j);
+	json_field_int(j, "allowed", (long long)s->allowed);
+	json_field_int(j, "denied", (long long)s->denied);
+	json_field_int(j, "devices", (long long)s->devices);
+	json_field_int(j, "unbound", (long long)s->nunbound);
+	json_field_int(j, "violations", (long long)s->violations);
+	json_field_int(j, "mismatches", (long long)s->mismatches);
+	json_field_int(j, "skipped", (long long)s->inv->skipped);
+	json_object_end(j);
+}
+
+static void print_driver(struct json *j, const struct status_driver *d)
+{
+	const struct df_driver *drv = d->drv;
+
+	json_object_begin(j);
+	json_field_string(j, "bus", d->bus->name);
+	json_field_string(j, "name", drv->name);
+	json_field_string(j, "module", drv->module);
+	json_field_bool(j, "builtin", drv->builtin);
+	json_field_string(j, "decision", d->verdict.allowed ? "allowed" : "denied");
+	json_field_string(j, "rule", d->rule);
+	json_key(j, "kernel_allowed");
+	if (drv->allowed >= 0)
+		json_bool(j, drv->allowed == 1);
+	else
+		json_string(j, NULL);
+	json_key(j, "devices");
+	json_array_begin(j);
+	for (size_t k = 0; k < drv->ndevices; k++)
+		json_string(j, drv->devices[k]);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void print_unbound(struct json *j, const struct status_device *u)
+{
+	const struct df_device *dev = u->dev;
+
+	json_object_begin(j);
+	json_field_string(j, "bus", u->bus->name);
+	json_field_string(j, "device", dev->name);
+	json_field_string(j, "modalias", dev->modalias);
+	json_field_string(j, "label", dev->label);
+	json_key(j, "candidates");
+	json_array_begin(j);
+	for (size_t k = 0; k < dev->ncandidates; k++) {
+		json_object_begin(j);
+		json_field_string(j, "module", dev->candidates[k]);
+		json_field_string(j, "decision", u->candidate_allowed[k] ? "allowed" : "denied");
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+void status_print_json(const struct status *s)
+{
+	bool kernel = s->mode == DF_MODE_KERNEL;
+	struct json j;
+
+	ctl_json_init(&j);
+	json_object_begin(&j);
+	json_field_string(&j, "mode", df_mode_name(s->mode));
+	json_field_string(&j, "guarantee", s->guarantee);
+	json_key(&j, "locked");
+	if (kernel && s->inv->locked >= 0)
+		json_bool(&j, s->inv->locked == 1);
+	else
+		json_string(&j, NULL);
+	json_key(&j, "policy");
+	json_object_begin(&j);
+	json_field_string(&j, "path", df_policy_path(s->policy));
+	json_field_string(&j, "sha256", s->policy_valid ? df_policy_sha256(s->policy) : NULL);
+	json_field_bool(&j, "valid", s->policy_valid);
+	json_object_end(&j);
+	print_applied(&j, s);
+	json_field_string(&j, "drift", s->drift);
+	print_counts(&j, s);
+
+	json_key(&j, "notes");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->notes.count; i++)
+		json_string(&j, s->notes.items[i].message);
+	json_array_end(&j);
+
+	json_key(&j, "drivers");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->ndrivers; i++)
+		print_driver(&j, &s->drivers[i]);
+	json_array_end(&j);
+
+	json_key(&j, "violations");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->ndrivers; i++) {
+		const struct status_driver *d = &s->drivers[i];
+
+		for (size_t k = 0; !d->verdict.allowed && k < d->drv->ndevices; k++) {
+			json_object_begin(&j);
+			json_field_string(&j, "bus", d->bus->name);
+			json_field_string(&j, "driver", d->drv->name);
+			json_field_string(&j, "device", d->drv->devices[k]);
+			json_object_end(&j);
+		}
+	}
+	json_array_end(&j);
+
+	json_key(&j, "unbound");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->nunbound; i++)
+		print_unbound(&j, &s->unbound[i]);
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}

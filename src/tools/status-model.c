@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The status model: the policy on disk (or what boot would enforce instead),
+ * the inventory of /sys, the state file of the last apply, and what follows
+ * from them, each computed once for the three views.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "macro.h"
+#include "status.h"
+
+static const char *guarantee(enum df_mode mode)
+{
+	if (mode == DF_MODE_KERNEL)
+		return "the kernel refuses every denied driver before it can probe a device; "
+		       "with the boot options from 'drvfilterctl cmdline' built-in drivers too";
+	return "best effort from userspace: denied modules are blacklisted before coldplug "
+	       "and devices bound to denied drivers are unbound; a built-in driver can "
+	       "probe before userspace runs";
+}
+
+static void find_drift(struct status *s)
+{
+	const char *sha = df_policy_sha256(s->policy);
+
+	if (!s->policy_valid)
+		s->drift = "the policy on disk is not valid: boot would fail closed";
+	else if (s->state_r == -ENOENT)
+		s->drift = "drvfilter-apply has not run since boot: nothing is enforced";
+	else if (s->state_r < 0) {
+		snprintf(s->drift_buf, sizeof(s->drift_buf), "the state file cannot be used: %s",
+			 s->state_why);
+		s->drift = s->drift_buf;
+	} else if (s->state.override)
+		s->drift = "drvfilter=off was on the kernel command line: nothing was enforced";
+	else if (s->state.fail_closed)
+		s->drift = "the policy was not usable at boot: it was enforced fail closed";
+	else if (!streq(s->state.policy_sha256, sha)) {
+		snprintf(s->drift_buf, sizeof(s->drift_buf),
+			 "the policy applied at boot (sha256 %.12s) is not the one on disk "
+			 "(sha256 %.12s): rebuild the initramfs (dracut -f) and reboot",
+			 s->state.policy_sha256, sha);
+		s->drift = s->drift_buf;
+	}
+}
+
+/* What the kernel's allowed bit should be. */
+static int expected_allowed(const struct status *s, const struct df_driver *drv, bool allowed)
+{
+	if (allowed)
+		return 1;
+	return drv->ndevices > 0 && df_policy_bound(s->policy) == DF_BOUND_KEEP ? 1 : 0;
+}
+
+static int decide_drivers(struct status *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->inv->nbuses; i++)
+		n += s->inv->buses[i].ndrivers;
+	s->drivers = calloc(n ? n : 1, sizeof(*s->drivers));
+	if (!s->drivers)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->inv->nbuses; i++) {
+		const struct df_bus *bus = &s->inv->buses[i];
+
+		for (size_t j = 0; j < bus->ndrivers; j++) {
+			struct status_driver *d = &s->drivers[s->ndrivers++];
+
+			d->bus = bus;
+			d->drv = &bus->drivers[j];
+			df_policy_decide(s->policy, bus->name, d->drv->name, &d->verdict);
+			d->rule = df_rule_describe(d->verdict.rule);
+			if (!d->rule)
+				return -ENOMEM;
+			if (d->verdict.allowed) {
+				s->allowed++;
+			} else {
+				s->denied++;
+				s->violations += d->drv->ndevices;
+			}
+			if (s->inv->kernel_filter && d->drv->allowed >= 0 &&
+			    d->drv->allowed != expected_allowed(s, d->drv, d->verdict.allowed))
+				s->mismatches++;
+		}
+	}
+	return 0;
+}
+
+static int decide_unbound(struct status *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->inv->nbuses; i++)
+		n += s->inv->buses[i].ndevices;
+	s->devices = n;
+	s->unbound = calloc(n ? n : 1, sizeof(*s->unbound));
+	if (!s->unbound)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->inv->nbuses; i++) {
+		const struct df_bus *bus = &s->inv->buses[i];
+
+		for (size_t j = 0; j < bus->ndevices; j++) {
+			const struct df_device *dev = &bus->devices[j];
+			struct status_device *u;
+
+			if (dev->driver)
+				continue;
+			u = &s->unbound[s->nunbound++];
+			u->bus = bus;
+			u->dev = dev;
+			u->candidate_allowed = calloc(dev->ncandidates + 1, sizeof(bool));
+			if (!u->candidate_allowed)
+				return -ENOMEM;
+			for (size_t k = 0; k < dev->ncandidates; k++) {
+				struct df_verdict v;
+
+				df_module_decide(s->policy, bus->name, dev->candidates[k], &v);
+				u->candidate_allowed[k] = v.allowed;
+			}
+		}
+	}
+	return 0;
+}
+
+int status_load(struct status *s)
+{
+	_cleanup_free_ char *path = ctl_policy_path();
+	struct df_diags d;
+	int r;
+
+	*s = (struct status){ 0 };
+	df_diags_init(&s->notes);
+	if (!path)
+		return -ENOMEM;
+	df_diags_init(&d);
+	r = df_policy_load(ctl_ctx, path, ctl_load_flags(), &d, &s->policy);
+	if (r < 0) {
+		ctl_print_diags(&d, stderr, true);
+		fprintf(stderr, "drvfilterctl: showing what boot would do: fail closed\n");
+		r = df_policy_new_fail_closed(path, &s->policy);
+	} else {
+		s->policy_valid = true;
+	}
+	df_diags_release(&d);
+	if (r < 0)
+		return r;
+	r = df_inventory_load(ctl_ctx, DF_INV_DEVICES, &s->inv);
+	if (r < 0) {
+		if (r != -ENOMEM)
+			fprintf(stderr, "drvfilterctl: cannot read /sys/bus: %s\n", strerror(-r));
+		return r;
+	}
+	s->mode = df_effective_mode(s->policy, s->inv->kernel_filter);
+	s->guarantee = guarantee(s->mode);
+	(void)df_inventory_add_labels(s->inv);
+	if (df_modules_open(ctl_ctx, &s->mods) >= 0 &&
+	    (df_inventory_add_candidates(s->inv, s->mods) == -ENOMEM ||
+	     df_inventory_add_modules(s->inv, s->mods) == -ENOMEM))
+		return -ENOMEM;
+	s->state_r = df_state_read(ctl_ctx, &s->state, s->state_why, sizeof(s->state_why));
+	if (s->state_r == -ENOMEM)
+		return -ENOMEM;
+	find_drift(s);
+	r = decide_drivers(s);
+	if (r >= 0)
+		r = decide_unbound(s);
+	if (r >= 0 && s->policy_valid && s->mode == DF_MODE_FALLBACK)
+		r = df_policy_fallback_notes(s->policy, s->inv, s->mods, &s->notes);
+	return r < 0 ? r : 0;
+}
+
+void status_release(struct status *s)
+{
+	for (size_t i = 0; i < s->ndrivers; i++)
+		free(s->drivers[i].rule);
+	free(s->drivers);
+	for (size_t i = 0; i < s->nunbound; i++)
+		free(s->unbound[i].candidate_allowed);
+	free(s->unbound);
+	df_diags_release(&s->notes);
+	df_state_release(&s->state);
+	df_modules_free(s->mods);
+	df_inventory_free(s->inv);
+	df_policy_free(s->policy);
+	*s = (struct status){ 0 };
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * drvfilterctl status: one model of the running system, computed once (every
+ * driver's verdict and rule, drift, counts, the guarantee), and three views
+ * of it: text, JSON and Prometheus.
+ */
+#ifndef DRVFILTER_STATUS_H
+#define DRVFILTER_STATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "drvfilter.h"
+
+struct status_driver {
+	const struct df_bus *bus;
+	const struct df_driver *drv;
+	struct df_verdict verdict;
+	char *rule; /* the verdict's rule, described */
+};
+
+/* An unbound device, and the policy's decision for each module that could drive it. */
+struct status_device {
+	const struct df_bus *bus;
+	const struct df_device *dev;
+	bool *candidate_allowed; /* one per dev->candidates */
+};
+
+struct status {
+	struct df_policy *policy;
+	bool policy_valid;
+	struct df_inventory *inv;
+	struct df_modules *mods;
+	struct df_state state;
+	int state_r; /* 0, -ENOENT, -EBADMSG, -errno */
+	char state_why[128];
+	enum df_mode mode; /* the one enforcing: kernel or fallback */
+	const char *guarantee;
+	const char *drift; /* why the system does not run the policy on disk, or NULL */
+	char drift_buf[256];
+	struct status_driver *drivers; /* every registered driver, bus by bus */
+	size_t ndrivers;
+	struct status_device *unbound;
+	size_t nunbound;
+	size_t allowed, denied, violations, mismatches, devices;
+	struct df_diags notes; /* fallback mode: names no module can be tied to */
+};
+
+/* Read everything status shows. 0, or a negative errno with the reason printed. */
+int status_load(struct status *s);
+void status_release(struct status *s);
+
+void status_print_text(const struct status *s);
+void status_print_json(const struct status *s);
+void status_print_prometheus(const struct status *s);
+
+#endif
