@@ -152,11 +152,7 @@ int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool
 
 /* Read from @fd into @buf until end of file or @size bytes: the count, or -errno (EINTR retried). */
 ssize_t df_read_loop(int fd, char *buf, size_t size);
-/*
- * Everything @fd holds, at most @max bytes, as a new NUL-terminated buffer:
- * 0, -EFBIG when it holds more, -ENOMEM, or -errno.
- */
-int df_read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
+/* df_read_full_fd() is in drvfilter.h. */
 /*
  * @dir/@name (under the sysroot) replaced by temporary file and rename(2),
  * all or nothing; @fill writes the contents to a stream whose write errors

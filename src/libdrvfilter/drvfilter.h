@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "macro.h"
+
 /* ---- context ---- */
 
 struct df_ctx;
@@ -67,6 +69,14 @@ struct df_diags {
 void df_diags_init(struct df_diags *d);
 void df_diags_release(struct df_diags *d);
 const char *df_severity_name(enum df_severity s);
+
+/* ---- files ---- */
+
+/*
+ * Everything @fd holds, at most @max bytes, as a new NUL-terminated buffer:
+ * 0, -EFBIG when it holds more, -ENOMEM, or -errno (EINTR retried).
+ */
+int df_read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
 
 /* ---- names ---- */
 
@@ -402,5 +412,18 @@ int df_state_write(struct df_ctx *ctx, const struct df_report *rep);
  */
 int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize);
 void df_state_release(struct df_state *st);
+
+/* ---- cleanup attributes: _cleanup_(df_policy_freep) struct df_policy *p = NULL; ---- */
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_ctx *, df_ctx_unref)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_policy *, df_policy_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_inventory *, df_inventory_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_modules *, df_modules_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_report *, df_report_free)
+
+static inline void df_diags_releasep(struct df_diags *d)
+{
+	df_diags_release(d);
+}
 
 #endif

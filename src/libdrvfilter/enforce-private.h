@@ -30,6 +30,12 @@ int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, con
 	      const char *device, const char *value, int error);
 /* Count and log a problem that is not an action (a directory that cannot be read). */
 _printf_(2, 3) void df_problem(struct df_run *run, const char *fmt, ...);
+/*
+ * End a run that began at @t0 (CLOCK_MONOTONIC) with result @r: the report
+ * handed over, or freed when @r < 0. Returns @r, else -EIO when an action
+ * failed, else 0.
+ */
+int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **ret);
 /* Write an attribute, unless this is a dry run. */
 int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value);
 

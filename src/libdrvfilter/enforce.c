@@ -226,11 +226,5 @@ int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, stru
 				r = walk_drivers(&run, false);
 		}
 	}
-	run.rep->duration_usec = df_now_usec(CLOCK_MONOTONIC) - t0;
-	if (r < 0) {
-		df_report_free(run.rep);
-		return r;
-	}
-	*ret = run.rep;
-	return run.rep->counts.errors ? -EIO : 0;
+	return df_run_finish(&run, t0, r, ret);
 }

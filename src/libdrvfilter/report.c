@@ -188,6 +188,17 @@ void df_problem(struct df_run *run, const char *fmt, ...)
 	df_log_cond(run->ctx, LOG_ERR, "%s", msg);
 }
 
+int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **ret)
+{
+	run->rep->duration_usec = df_now_usec(CLOCK_MONOTONIC) - t0;
+	if (r < 0) {
+		run->rep = df_report_free(run->rep);
+		return r;
+	}
+	*ret = TAKE_PTR(run->rep);
+	return (*ret)->counts.errors ? -EIO : 0;
+}
+
 int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value)
 {
 	return run->dry_run ? 0 : df_write_at(dirfd, rel, value);

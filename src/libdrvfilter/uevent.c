@@ -129,11 +129,5 @@ int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct 
 		r = device_bound(&run, ev);
 	else if (ev->kind == DF_UEVENT_MALFORMED)
 		df_problem(&run, "udev: %s", ev->why);
-	run.rep->duration_usec = df_now_usec(CLOCK_MONOTONIC) - t0;
-	if (r < 0) {
-		df_report_free(run.rep);
-		return r;
-	}
-	*ret = run.rep;
-	return run.rep->counts.errors ? -EIO : 0;
+	return df_run_finish(&run, t0, r, ret);
 }

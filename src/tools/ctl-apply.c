@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 
 int verb_apply(int argc, char **argv)
@@ -15,7 +16,7 @@ int verb_apply(int argc, char **argv)
 	int lockfd = -1, r, ret;
 
 	if (!arg_dry_run && !arg_sysroot && geteuid() != 0) {
-		fprintf(stderr, "drvfilterctl: only root can apply the policy (try --dry-run)\n");
+		log_error("only root can apply the policy (try --dry-run)");
 		return EXIT_ERROR;
 	}
 	/* An invalid policy is refused here: fail closed is for boot, not for a typo now. */
@@ -25,12 +26,11 @@ int verb_apply(int argc, char **argv)
 	if (!arg_dry_run) {
 		lockfd = df_lock_take(ctl_ctx);
 		if (lockfd < 0)
-			fprintf(stderr, "drvfilterctl: cannot take /run/drvfilter/lock: %s\n",
-				strerror(-lockfd));
+			log_error_errno(lockfd, "cannot take '/run/drvfilter/lock': %m");
 	}
 	r = df_apply(ctl_ctx, p, arg_dry_run ? DF_APPLY_DRY_RUN : 0, &rep);
 	if (r < 0 && r != -EIO) {
-		fprintf(stderr, "drvfilterctl: nothing could be applied: %s\n", strerror(-r));
+		log_error_errno(r, "nothing could be applied: %m");
 		ret = EXIT_ERROR;
 		goto out;
 	}
@@ -38,8 +38,7 @@ int verb_apply(int argc, char **argv)
 		int w = df_state_write(ctl_ctx, rep);
 
 		if (w < 0) {
-			fprintf(stderr, "drvfilterctl: cannot write the state file: %s\n",
-				strerror(-w));
+			log_error_errno(w, "cannot write the state file: %m");
 			ret = EXIT_ERROR;
 		}
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 
 static void print_json(const struct df_diags *d, bool valid)
@@ -54,7 +55,7 @@ int verb_check(int argc, char **argv)
 		r = df_policy_check_system(ctl_ctx, p, &d);
 	valid = r >= 0 && d.errors == 0;
 	if (r == -ENOMEM && !d.file) {
-		fprintf(stderr, "drvfilterctl: out of memory\n");
+		log_oom();
 	} else if (arg_json) {
 		print_json(&d, valid);
 	} else {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 
 int verb_cmdline(int argc, char **argv)
@@ -20,15 +21,14 @@ int verb_cmdline(int argc, char **argv)
 	r = df_policy_kernel_options(p, &options);
 	df_policy_free(p);
 	if (r == -E2BIG) {
-		fprintf(stderr,
-			"drvfilterctl: the boot options would take %zu bytes, but an x86 kernel "
-			"command line holds at most %d; shorten the lists (globs, ALL) or use "
-			"the policy file alone\n",
-			strlen(options), DF_KERNEL_CMDLINE_MAX - 1);
+		log_error("the boot options would take %zu bytes, but an x86 kernel command line "
+			  "holds at most %d; shorten the lists (globs, ALL) or use the policy file "
+			  "alone",
+			  strlen(options), DF_KERNEL_CMDLINE_MAX - 1);
 		return EXIT_ERROR;
 	}
 	if (r < 0) {
-		fprintf(stderr, "drvfilterctl: %s\n", strerror(-r));
+		log_error_errno(r, "%m");
 		return EXIT_ERROR;
 	}
 	if (arg_json) {
@@ -40,8 +40,7 @@ int verb_cmdline(int argc, char **argv)
 	} else if (*options) {
 		printf("%s\n", options);
 	} else {
-		fprintf(stderr, "drvfilterctl: the policy allows every driver; no boot option "
-				"is needed\n");
+		log_info("the policy allows every driver; no boot option is needed");
 	}
 	return EXIT_FINE;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 
 void ctl_json_init(struct json *j)
@@ -60,9 +61,9 @@ int ctl_load_policy(struct df_policy **ret)
 		/* Only the errors: warnings are check's business. */
 		ctl_print_diags(&d, stderr, true);
 		if (r == -ENOMEM)
-			fprintf(stderr, "drvfilterctl: out of memory\n");
-		fprintf(stderr, "drvfilterctl: the policy is not valid; at boot it would fail "
-				"closed (every driver not yet bound denied)\n");
+			log_oom();
+		log_error("the policy is not valid; at boot it would fail closed (every driver not "
+			  "yet bound denied)");
 	}
 	df_diags_release(&d);
 	return r < 0 ? EXIT_ERROR : EXIT_FINE;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 
 #define READ_MAX (1024 * 1024)
@@ -25,9 +26,7 @@
 static int slurp(const char *path, char **ret, size_t *len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	_cleanup_free_ char *buf = NULL;
 	struct stat st;
-	size_t n = 0;
 
 	if (fd < 0)
 		return -errno;
@@ -35,26 +34,7 @@ static int slurp(const char *path, char **ret, size_t *len)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
-	buf = malloc(READ_MAX + 1);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t k = read(fd, buf + n, READ_MAX + 1 - n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			break;
-		n += (size_t)k;
-		if (n > READ_MAX)
-			return -EFBIG;
-	}
-	buf[n] = '\0';
-	*ret = TAKE_PTR(buf);
-	*len = n;
-	return 0;
+	return df_read_full_fd(fd, READ_MAX, ret, len);
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -169,12 +149,9 @@ int verb_edit(int argc, char **argv)
 	r = slurp(path, &orig, &orig_len);
 	exists = r == 0;
 	if (r == -ENOENT) {
-		fprintf(stderr,
-			"drvfilterctl: %s does not exist yet: starting from an empty "
-			"policy\n",
-			path);
+		log_info("'%s' does not exist yet: starting from an empty policy", path);
 	} else if (r < 0) {
-		fprintf(stderr, "drvfilterctl: %s: cannot read: %s\n", path, strerror(-r));
+		log_error_errno(r, "cannot read '%s': %m", path);
 		return EXIT_ERROR;
 	}
 	if (exists && stat(path, &st) < 0)
@@ -183,7 +160,7 @@ int verb_edit(int argc, char **argv)
 		return EXIT_ERROR;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0 || write_all(fd, exists ? orig : "", orig_len) < 0 || close(fd) < 0) {
-		fprintf(stderr, "drvfilterctl: cannot make a copy to edit: %s\n", strerror(errno));
+		log_error("cannot make a copy to edit: %m");
 		if (fd >= 0)
 			unlink(tmp);
 		return EXIT_ERROR;
@@ -194,7 +171,7 @@ int verb_edit(int argc, char **argv)
 
 		r = run_editor(tmp);
 		if (r < 0) {
-			fprintf(stderr, "drvfilterctl: the editor failed; %s is unchanged\n", path);
+			log_error("the editor failed; '%s' is unchanged", path);
 			unlink(tmp);
 			return EXIT_ERROR;
 		}
@@ -202,14 +179,13 @@ int verb_edit(int argc, char **argv)
 		edited = NULL;
 		r = slurp(tmp, &edited, &edited_len);
 		if (r < 0) {
-			fprintf(stderr,
-				"drvfilterctl: cannot read the edited copy %s: %s; %s is "
-				"unchanged\n",
-				tmp, strerror(-r), path);
+			log_error_errno(r,
+					"cannot read the edited copy '%s': %m; '%s' is unchanged",
+					tmp, path);
 			return EXIT_ERROR;
 		}
 		if (exists && edited_len == orig_len && memcmp(edited, orig, orig_len) == 0) {
-			fprintf(stderr, "drvfilterctl: no changes; %s is unchanged\n", path);
+			log_info("no changes; '%s' is unchanged", path);
 			unlink(tmp);
 			return EXIT_FINE;
 		}
@@ -224,23 +200,18 @@ int verb_edit(int argc, char **argv)
 		if (r >= 0)
 			break;
 		if (!ask_again()) {
-			fprintf(stderr,
-				"drvfilterctl: the edit is not valid; %s is unchanged and "
-				"the edit is kept in %s\n",
-				path, tmp);
+			log_error("the edit is not valid; '%s' is unchanged and the edit is kept "
+				  "in '%s'",
+				  path, tmp);
 			return EXIT_ERROR;
 		}
 	}
 	r = replace(path, edited, edited_len, exists ? &st : NULL);
 	if (r < 0) {
-		fprintf(stderr, "drvfilterctl: cannot replace %s: %s; the edit is kept in %s\n",
-			path, strerror(-r), tmp);
+		log_error_errno(r, "cannot replace '%s': %m; the edit is kept in '%s'", path, tmp);
 		return EXIT_ERROR;
 	}
 	unlink(tmp);
-	fprintf(stderr,
-		"drvfilterctl: %s replaced; rebuild the initramfs (dracut -f) for the "
-		"next boot\n",
-		path);
+	log_info("'%s' replaced; rebuild the initramfs (dracut -f) for the next boot", path);
 	return EXIT_FINE;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 #include "strbuf.h"
 
@@ -88,7 +89,7 @@ int verb_explain(int argc, char **argv)
 		}
 		rule = df_rule_describe(v.rule);
 		if (!rule) {
-			fprintf(stderr, "drvfilterctl: out of memory\n");
+			log_oom();
 			df_policy_free(p);
 			return EXIT_ERROR;
 		}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 #include "strbuf.h"
 
@@ -36,10 +37,8 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 		if (drv->ndevices == 0)
 			continue;
 		if (df_driver_name_check(drv->name, &why) < 0) {
-			fprintf(stderr,
-				"drvfilterctl: bus %s: driver '%s' %s: it cannot be "
-				"allowed by name\n",
-				bus->name, drv->name, why);
+			log_error("bus %s: driver '%s' %s: it cannot be allowed by name", bus->name,
+				  drv->name, why);
 			r = -EINVAL;
 			break;
 		}
@@ -75,10 +74,9 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 		}
 	}
 	if (r >= 0 && line->len > LINE_MAX_BYTES) {
-		fprintf(stderr,
-			"drvfilterctl: bus %s: the list of bound drivers is longer than "
-			"one policy line (%d bytes) can hold\n",
-			bus->name, LINE_MAX_BYTES);
+		log_error("bus %s: the list of bound drivers is longer than one policy line (%d "
+			  "bytes) can hold",
+			  bus->name, LINE_MAX_BYTES);
 		r = -E2BIG;
 	}
 	return r < 0 ? r : (int)n;
@@ -92,7 +90,7 @@ int verb_generate(int argc, char **argv)
 
 	r = df_inventory_load(ctl_ctx, 0, &inv);
 	if (r < 0) {
-		fprintf(stderr, "drvfilterctl: cannot read /sys/bus: %s\n", strerror(-r));
+		log_error_errno(r, "cannot read '/sys/bus': %m");
 		return EXIT_ERROR;
 	}
 	r = strbuf_append(&out,
@@ -125,16 +123,14 @@ int verb_generate(int argc, char **argv)
 		strbuf_release(&notes);
 	}
 	if (r == -ENOMEM)
-		fprintf(stderr, "drvfilterctl: out of memory\n");
+		log_oom();
 	if (r < 0)
 		ret = EXIT_ERROR;
 	else
 		fputs(strbuf_str(&out), stdout);
 	if (inv->skipped)
-		fprintf(stderr,
-			"drvfilterctl: %zu entries of /sys could not be read; the policy "
-			"may miss drivers\n",
-			inv->skipped);
+		log_error("%zu entries of /sys could not be read; the policy may miss drivers",
+			  inv->skipped);
 	strbuf_release(&out);
 	df_inventory_free(inv);
 	return ret;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "status.h"
 
 int verb_status(int argc, char **argv)
@@ -20,7 +21,7 @@ int verb_status(int argc, char **argv)
 	r = status_load(&s);
 	if (r < 0) {
 		if (r == -ENOMEM)
-			fprintf(stderr, "drvfilterctl: out of memory\n");
+			log_oom();
 		status_release(&s);
 		return EXIT_ERROR;
 	}

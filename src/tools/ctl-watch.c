@@ -13,6 +13,7 @@
 #include <libudev.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 #include "strbuf.h"
 
@@ -56,11 +57,6 @@ int verb_watch(int argc, char **argv)
 	long seen = 0;
 	int ret;
 
-	if (arg_sysroot) {
-		fprintf(stderr, "drvfilterctl: watch follows the running system; --sysroot "
-				"cannot be used with it\n");
-		return EXIT_USAGE;
-	}
 	ret = ctl_load_policy(&p);
 	if (ret != EXIT_FINE)
 		return ret;
@@ -69,13 +65,11 @@ int verb_watch(int argc, char **argv)
 	source = access("/run/udev/control", F_OK) == 0 ? "udev" : "kernel";
 	mon = udev ? udev_monitor_new_from_netlink(udev, source) : NULL;
 	if (!mon || udev_monitor_enable_receiving(mon) < 0) {
-		fprintf(stderr, "drvfilterctl: cannot listen to %s events: %s\n", source,
-			strerror(errno));
+		log_error("cannot listen to %s events: %m", source);
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	fprintf(stderr, "drvfilterctl: watching %s events for drivers and binds; ^C ends\n",
-		source);
+	log_info("watching %s events for drivers and binds; ^C ends", source);
 	while (arg_events <= 0 || seen < arg_events) {
 		struct pollfd pfd = { udev_monitor_get_fd(mon), POLLIN, 0 };
 		struct udev_device *dev;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "drvfilter.h"
+#include "log.h"
 #include "macro.h"
 
 #ifndef DRVFILTER_VERSION
@@ -53,25 +54,43 @@ static void help(void)
 	       DRVFILTER_POLICY_PATH);
 }
 
+/* What the kernel keeps of one /dev/kmsg record. */
+#define KMSG_RECORD_MAX 1024
+#define KMSG_PREFIX "drvfilter: "
+
 _printf_(6, 0) static void log_fn(void *data, int priority, const char *file, int line,
 				  const char *fn, const char *format, va_list args)
 {
-	char msg[1024];
+	char msg[KMSG_RECORD_MAX];
 	int n;
 
 	vsnprintf(msg, sizeof(msg), format, args);
 	/* The kernel log gets what changes something or fails; -v adds the rest. */
 	if (kmsg_fd >= 0 && priority <= LOG_NOTICE) {
 		/* One write per line: /dev/kmsg takes each write as one record. */
-		char rec[1100];
+		char rec[sizeof("<NNN>" KMSG_PREFIX "\n") + KMSG_RECORD_MAX];
 
-		n = snprintf(rec, sizeof(rec), "<%d>drvfilter: %s\n", LOG_DAEMON | priority, msg);
+		n = snprintf(rec, sizeof(rec), "<%d>" KMSG_PREFIX "%s\n", LOG_DAEMON | priority,
+			     msg);
 		if (n > 0)
 			(void)!write(kmsg_fd, rec,
 				     (size_t)n < sizeof(rec) ? (size_t)n : sizeof(rec) - 1);
 	}
 	if (priority <= LOG_WARNING || arg_verbose || arg_dry_run || kmsg_fd < 0)
 		fprintf(stderr, "drvfilter-apply: %s\n", msg);
+}
+
+/* A usage error: the message, the way to help, and exit status 2 (negated). */
+_printf_(1, 2) static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("drvfilter-apply: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'drvfilter-apply --help' for more information.\n", stderr);
+	return -2;
 }
 
 static int parse_argv(int argc, char **argv)
@@ -117,18 +136,13 @@ static int parse_argv(int argc, char **argv)
 			arg_verbose = true;
 			break;
 		case ':':
-			fprintf(stderr, "drvfilter-apply: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			return -2;
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			fprintf(stderr, "drvfilter-apply: unknown option '%s'\n", argv[optind - 1]);
-			return -2;
+			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "drvfilter-apply: unexpected argument '%s'\n", argv[optind]);
-		return -2;
-	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	return 1;
 }
 
@@ -187,23 +201,24 @@ static int apply_udev_event(struct df_ctx *ctx, const struct df_policy *p, struc
 
 int main(int argc, char **argv)
 {
-	struct df_ctx *ctx = NULL;
-	struct df_policy *p = NULL;
-	struct df_report *rep = NULL;
+	_cleanup_(df_ctx_unrefp) struct df_ctx *ctx = NULL;
+	_cleanup_(df_policy_freep) struct df_policy *p = NULL;
+	_cleanup_(df_report_freep) struct df_report *rep = NULL;
+	_cleanup_close_ int lockfd = -1;
 	bool failed = false;
-	int r, lockfd = -1, status = 0;
+	int r, status = 0;
 
+	log_set_program("drvfilter-apply");
 	r = parse_argv(argc, argv);
 	if (r <= 0)
 		return -r;
 	if (!arg_sysroot && !arg_dry_run && geteuid() != 0) {
-		fprintf(stderr,
-			"drvfilter-apply: only root can enforce the policy (try --dry-run)\n");
+		log_error("only root can enforce the policy (try --dry-run)");
 		return 1;
 	}
 	r = df_ctx_new(arg_sysroot, &ctx);
 	if (r < 0)
-		goto oom;
+		return log_error_errno(r, "%m"), 1;
 	open_kmsg(ctx);
 	df_ctx_set_log_fn(ctx, log_fn, NULL);
 	df_ctx_set_log_priority(ctx, arg_verbose || arg_dry_run ? LOG_INFO : LOG_NOTICE);
@@ -216,7 +231,7 @@ int main(int argc, char **argv)
 	}
 	r = load_policy(ctx, &p, &failed);
 	if (r < 0)
-		goto oom;
+		return log_error_errno(r, "%m"), 1;
 	if (failed)
 		df_ctx_log(ctx, LOG_CRIT,
 			   "action=fail-closed the policy %s cannot be used: every driver not "
@@ -228,16 +243,15 @@ int main(int argc, char **argv)
 		r = df_apply(ctx, p, DF_APPLY_OVERRIDE_OK | (arg_dry_run ? DF_APPLY_DRY_RUN : 0),
 			     &rep);
 	if (r == -ENOMEM)
-		goto oom;
+		return log_error_errno(r, "%m"), 1;
 	if (r < 0 && r != -EIO) {
 		df_ctx_log(ctx, LOG_ERR, "action=error nothing could be enforced: %s",
 			   strerror(-r));
-		status = 1;
-		goto out;
+		return 1;
 	}
-	if (r == -EIO)
+	if (r == -EIO || failed)
 		status = 1;
-	if (rep && !arg_udev && !arg_dry_run) {
+	if (!arg_udev && !arg_dry_run) {
 		r = df_state_write(ctx, rep);
 		if (r < 0) {
 			df_ctx_log(ctx, LOG_ERR, "action=error cannot write the state file: %s",
@@ -245,30 +259,16 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
-	if (rep && arg_dry_run && !arg_udev)
+	if (!arg_udev && arg_dry_run)
 		df_report_write_json(rep, stdout, true);
-	if (rep && !arg_udev)
+	if (!arg_udev)
 		df_ctx_log(ctx, LOG_NOTICE,
 			   "action=done mode=%s drivers=%zu allowed=%zu denied=%zu unbound=%zu "
 			   "kept=%zu blacklisted=%zu errors=%zu usec=%lld",
 			   df_mode_name(rep->mode), rep->counts.drivers, rep->counts.allowed,
 			   rep->counts.denied, rep->counts.unbound, rep->counts.kept,
 			   rep->counts.blacklisted, rep->counts.errors, rep->duration_usec);
-	if (failed)
-		status = 1;
-out:
-	df_report_free(rep);
-	df_policy_free(p);
-	df_ctx_unref(ctx);
-	if (lockfd >= 0)
-		close(lockfd);
 	if (fflush(stdout) != 0)
 		status = 1;
 	return status;
-oom:
-	fprintf(stderr, "drvfilter-apply: %s\n", strerror(-r));
-	df_report_free(rep);
-	df_policy_free(p);
-	df_ctx_unref(ctx);
-	return 1;
 }

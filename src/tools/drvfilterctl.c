@@ -9,6 +9,7 @@
 #include <syslog.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 #include "suggest.h"
 
@@ -24,18 +25,50 @@ bool arg_dry_run;
 long arg_events;
 struct df_ctx *ctl_ctx;
 
+/* The options a verb may be given; any other is a usage error naming the verb. */
+enum {
+	OPT_POLICY = 1u << 0,
+	OPT_SYSROOT = 1u << 1,
+	OPT_JSON = 1u << 2, /* --json, --format=text|json */
+	OPT_PROMETHEUS = 1u << 3, /* --format=prometheus */
+	OPT_DRY_RUN = 1u << 4,
+	OPT_EVENTS = 1u << 5,
+};
+
+static const char *const option_names[] = {
+	"--policy", "--sysroot", "--json", "--format=prometheus", "--dry-run", "--events",
+};
+
+/* The options given on the command line, as OPT_* bits. */
+static unsigned arg_given;
+
 struct verb {
 	const char *name;
+	const char *args;
 	int min_args;
 	int max_args; /* -1: any number */
+	unsigned options;
 	int (*run)(int argc, char **argv);
+	const char *help;
 };
 
 static const struct verb verbs[] = {
-	{ "check", 0, 1, verb_check },	     { "explain", 1, -1, verb_explain },
-	{ "cmdline", 0, 0, verb_cmdline },   { "status", 0, 0, verb_status },
-	{ "generate", 0, 0, verb_generate }, { "apply", 0, 0, verb_apply },
-	{ "edit", 0, 0, verb_edit },	     { "watch", 0, 0, verb_watch },
+	{ "status", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_PROMETHEUS, verb_status,
+	  "mode, lock, drift, drivers, violations, unbound devices" },
+	{ "check", "[FILE]", 0, 1, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_check,
+	  "validate a policy (default: the --policy file)" },
+	{ "explain", "BUS:DRIVER...", 1, -1, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_explain,
+	  "say whether each driver is allowed, and by which rule" },
+	{ "generate", "", 0, 0, OPT_SYSROOT, verb_generate,
+	  "print a policy allowing the drivers bound now" },
+	{ "cmdline", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_cmdline,
+	  "print the equivalent kernel boot options" },
+	{ "apply", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_DRY_RUN, verb_apply,
+	  "enforce the policy now, as drvfilter-apply does at boot" },
+	{ "edit", "", 0, 0, OPT_POLICY | OPT_SYSROOT, verb_edit,
+	  "edit the policy safely: check it, then replace it" },
+	{ "watch", "", 0, 0, OPT_POLICY | OPT_EVENTS, verb_watch,
+	  "follow driver and bind events with their decisions" },
 };
 
 static void help(void)
@@ -44,16 +77,15 @@ static void help(void)
 	       "\n"
 	       "Check, apply and watch a drvfilter policy, the allow/deny list of device drivers.\n"
 	       "\n"
-	       "Verbs:\n"
-	       "  status                 mode, lock, drift, drivers, violations, unbound devices\n"
-	       "  check [FILE]           validate a policy (default: the --policy file)\n"
-	       "  explain BUS:DRIVER...  say whether each driver is allowed, and by which rule\n"
-	       "  generate               print a policy allowing the drivers bound now\n"
-	       "  cmdline                print the equivalent kernel boot options\n"
-	       "  apply                  enforce the policy now, as drvfilter-apply does at boot\n"
-	       "  edit                   edit the policy safely: check it, then replace it\n"
-	       "  watch                  follow driver and bind events with their decisions\n"
-	       "\n"
+	       "Verbs:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
+		char head[32];
+
+		snprintf(head, sizeof(head), "%s%s%s", verbs[i].name, *verbs[i].args ? " " : "",
+			 verbs[i].args);
+		printf("  %-22s %s\n", head, verbs[i].help);
+	}
+	printf("\n"
 	       "Options:\n"
 	       "  -p, --policy FILE      the policy (default: %s)\n"
 	       "      --sysroot DIR      take /sys, /proc, /run, /etc and /lib/modules under DIR;\n"
@@ -91,6 +123,36 @@ _printf_(6, 0) static void log_stderr(void *data, int priority, const char *file
 	fputc('\n', stderr);
 }
 
+static int parse_json(const char *value)
+{
+	if (!value || streq(value, "pretty"))
+		arg_json = JSON_PRETTY;
+	else if (streq(value, "short"))
+		arg_json = JSON_SHORT;
+	else if (streq(value, "off"))
+		arg_json = JSON_OFF;
+	else
+		return -ctl_usage_error("unknown JSON format '%s': use pretty, short or off",
+					value);
+	return 0;
+}
+
+static int parse_format(const char *value)
+{
+	arg_prometheus = false;
+	arg_given &= ~OPT_PROMETHEUS;
+	if (streq(value, "text"))
+		arg_json = JSON_OFF;
+	else if (streq(value, "json"))
+		arg_json = JSON_PRETTY;
+	else if (streq(value, "prometheus"))
+		arg_prometheus = true;
+	else
+		return -ctl_usage_error("unknown format '%s': use text, json or prometheus", value);
+	arg_given |= arg_prometheus ? OPT_PROMETHEUS : OPT_JSON;
+	return 0;
+}
+
 /* <0 error (exit code negated), 0 done (after --help), 1 go on. */
 static int parse_argv(int argc, char **argv)
 {
@@ -111,7 +173,7 @@ static int parse_argv(int argc, char **argv)
 		{ "events", required_argument, NULL, ARG_EVENTS },
 		{},
 	};
-	int c;
+	int c, r;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hVp:n", options, NULL)) >= 0) {
@@ -124,14 +186,17 @@ static int parse_argv(int argc, char **argv)
 			return 0;
 		case 'p':
 			arg_policy = optarg;
+			arg_given |= OPT_POLICY;
 			break;
 		case ARG_SYSROOT:
 			if (!*optarg)
 				return -ctl_usage_error("--sysroot needs a directory");
 			arg_sysroot = optarg;
+			arg_given |= OPT_SYSROOT;
 			break;
 		case 'n':
 			arg_dry_run = true;
+			arg_given |= OPT_DRY_RUN;
 			break;
 		case ARG_EVENTS: {
 			char *end;
@@ -140,32 +205,19 @@ static int parse_argv(int argc, char **argv)
 			arg_events = strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || arg_events < 1)
 				return -ctl_usage_error("--events needs a positive number");
+			arg_given |= OPT_EVENTS;
 			break;
 		}
 		case ARG_JSON:
-			if (!optarg || streq(optarg, "pretty"))
-				arg_json = JSON_PRETTY;
-			else if (streq(optarg, "short"))
-				arg_json = JSON_SHORT;
-			else if (streq(optarg, "off"))
-				arg_json = JSON_OFF;
-			else
-				return -ctl_usage_error("unknown JSON format '%s': use pretty, "
-							"short or off",
-							optarg);
+			r = parse_json(optarg);
+			if (r < 0)
+				return r;
+			arg_given |= OPT_JSON;
 			break;
 		case ARG_FORMAT:
-			arg_prometheus = false;
-			if (streq(optarg, "text"))
-				arg_json = JSON_OFF;
-			else if (streq(optarg, "json"))
-				arg_json = JSON_PRETTY;
-			else if (streq(optarg, "prometheus"))
-				arg_prometheus = true;
-			else
-				return -ctl_usage_error("unknown format '%s': use text, json or "
-							"prometheus",
-							optarg);
+			r = parse_format(optarg);
+			if (r < 0)
+				return r;
 			break;
 		case '?':
 			if (optopt)
@@ -179,43 +231,58 @@ static int parse_argv(int argc, char **argv)
 	return 1;
 }
 
-static int dispatch(int argc, char **argv)
+static const struct verb *find_verb(const char *name)
 {
 	const char *names[ARRAY_SIZE(verbs)];
 	const char *s;
+
+	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
+		names[i] = verbs[i].name;
+		if (streq(name, verbs[i].name))
+			return &verbs[i];
+	}
+	s = suggest(name, names, ARRAY_SIZE(names));
+	if (s)
+		ctl_usage_error("unknown verb '%s'; did you mean '%s'?", name, s);
+	else
+		ctl_usage_error("unknown verb '%s'", name);
+	return NULL;
+}
+
+static int dispatch(int argc, char **argv)
+{
+	const struct verb *v;
+	unsigned extra;
 	int nargs;
 
 	if (argc < 1)
 		return ctl_usage_error("missing verb");
-	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
-		const struct verb *v = &verbs[i];
-
-		names[i] = v->name;
-		if (!streq(argv[0], v->name))
-			continue;
-		nargs = argc - 1;
-		if (nargs < v->min_args)
-			return ctl_usage_error("'%s' needs an argument", v->name);
-		if (v->max_args >= 0 && nargs > v->max_args)
-			return ctl_usage_error("too many arguments for '%s'", v->name);
-		return v->run(argc, argv);
-	}
-	s = suggest(argv[0], names, ARRAY_SIZE(names));
-	if (s)
-		return ctl_usage_error("unknown verb '%s'; did you mean '%s'?", argv[0], s);
-	return ctl_usage_error("unknown verb '%s'", argv[0]);
+	v = find_verb(argv[0]);
+	if (!v)
+		return EXIT_USAGE;
+	extra = arg_given & ~v->options;
+	if (extra)
+		return ctl_usage_error("'%s' does not take %s", v->name,
+				       option_names[__builtin_ctz(extra)]);
+	nargs = argc - 1;
+	if (nargs < v->min_args)
+		return ctl_usage_error("'%s' needs an argument", v->name);
+	if (v->max_args >= 0 && nargs > v->max_args)
+		return ctl_usage_error("too many arguments for '%s'", v->name);
+	return v->run(argc, argv);
 }
 
 int main(int argc, char **argv)
 {
 	int r;
 
+	log_set_program("drvfilterctl");
 	r = parse_argv(argc, argv);
 	if (r <= 0)
 		return -r;
 	r = df_ctx_new(arg_sysroot, &ctl_ctx);
 	if (r < 0) {
-		fprintf(stderr, "drvfilterctl: %s\n", strerror(-r));
+		log_error_errno(r, "%m");
 		return EXIT_ERROR;
 	}
 	df_ctx_set_log_fn(ctl_ctx, log_stderr, NULL);
@@ -223,7 +290,7 @@ int main(int argc, char **argv)
 	r = dispatch(argc - optind, argv + optind);
 	df_ctx_unref(ctl_ctx);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "drvfilterctl: cannot write the output: %s\n", strerror(errno));
+		log_error("cannot write the output: %m");
 		return EXIT_ERROR;
 	}
 	return r;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "log.h"
 #include "macro.h"
 #include "status.h"
 
@@ -141,7 +142,7 @@ int status_load(struct status *s)
 	r = df_policy_load(ctl_ctx, path, ctl_load_flags(), &d, &s->policy);
 	if (r < 0) {
 		ctl_print_diags(&d, stderr, true);
-		fprintf(stderr, "drvfilterctl: showing what boot would do: fail closed\n");
+		log_error("showing what boot would do: fail closed");
 		r = df_policy_new_fail_closed(path, &s->policy);
 	} else {
 		s->policy_valid = true;
@@ -152,7 +153,7 @@ int status_load(struct status *s)
 	r = df_inventory_load(ctl_ctx, DF_INV_DEVICES, &s->inv);
 	if (r < 0) {
 		if (r != -ENOMEM)
-			fprintf(stderr, "drvfilterctl: cannot read /sys/bus: %s\n", strerror(-r));
+			log_error_errno(r, "cannot read '/sys/bus': %m");
 		return r;
 	}
 	s->mode = df_effective_mode(s->policy, s->inv->kernel_filter);
