@@ -1,11 +1,15 @@
 #!/bin/sh
 # Run one sysroot case: build a fresh tree from the specs DIR/specs names (one
 # per line, from tests/fixtures), install DIR/policy.conf as its
-# /etc/drvfilter.conf, run the shell fragment DIR/cmd in DIR with $CTL, $APPLY
-# and $SYSROOT set, then compare standard output, standard error, the exit
-# status and what the run left in the tree (dump-sysroot) with DIR/stdout,
-# DIR/stderr, DIR/status and DIR/after. The tree's path reads @SYSROOT@ in all
-# of them. UPDATE_GOLDEN=1 rewrites the expected files instead.
+# /etc/drvfilter.conf, run the shell fragment DIR/setup if there is one (its
+# output is not compared), then DIR/cmd, both in DIR with $CTL, $APPLY,
+# $SYSROOT and $WORK (a scratch directory outside the tree) set. Compare
+# standard output, standard error, the exit status and what the run left in
+# the tree (dump-sysroot) with DIR/stdout, DIR/stderr, DIR/status and
+# DIR/after. With DIR/unchanged, cmd must leave the tree exactly as setup left
+# it (every file's type, mode, owner, size, time and contents), and there is
+# no DIR/after. The tree's path reads @SYSROOT@ in all of them.
+# UPDATE_GOLDEN=1 rewrites the expected files instead.
 set -u
 CTL=$1
 APPLY=$2
@@ -28,11 +32,36 @@ if [ -e "$dir/policy.conf" ]; then
 	cp "$dir/policy.conf" "$SYSROOT/etc/drvfilter.conf"
 	chmod 0644 "$SYSROOT/etc/drvfilter.conf"
 fi
-export CTL APPLY SYSROOT
+WORK=$tmp/work
+mkdir -p "$WORK"
+export CTL APPLY SYSROOT WORK
+if [ -e "$dir/setup" ] && ! (cd "$dir" && sh ./setup) >"$tmp/setup.out" 2>&1; then
+	echo "the setup of the case failed:"
+	cat "$tmp/setup.out"
+	exit 1
+fi
+# Everything about every file of the tree but its access time.
+snapshot() {
+	(cd "$SYSROOT" && find . -printf '%p %y %m %U %s %T@ %l\n' | LC_ALL=C sort &&
+		find . -type f -exec md5sum {} + | LC_ALL=C sort)
+}
+unchanged=false
+[ -e "$dir/unchanged" ] && unchanged=true
+$unchanged && snapshot >"$tmp/before.tree"
 (cd "$dir" && sh ./cmd) >"$tmp/stdout.raw" 2>"$tmp/stderr.raw"
 status=$?
 [ "$status" = 77 ] && exit 77
 echo "$status" >"$tmp/status"
+files="stdout stderr status after"
+if $unchanged; then
+	files="stdout stderr status"
+	snapshot >"$tmp/after.tree"
+	if ! diff -u --label "the tree before" --label "the tree after" "$tmp/before.tree" \
+		"$tmp/after.tree"; then
+		echo "the command wrote to the tree, which it must leave unchanged"
+		changed=1
+	fi
+fi
 sh "$here/dump-sysroot.sh" "$SYSROOT" >"$tmp/after.raw"
 for f in stdout stderr after; do
 	# The tree's path, times and durations differ from run to run.
@@ -44,13 +73,13 @@ for f in stdout stderr after; do
 		"$tmp/$f.raw" >"$tmp/$f"
 done
 if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
-	for f in stdout stderr status after; do
+	for f in $files; do
 		cp "$tmp/$f" "$dir/$f"
 	done
-	exit 0
+	exit "${changed:-0}"
 fi
-fail=0
-for f in stdout stderr status after; do
+fail=${changed:-0}
+for f in $files; do
 	if ! diff -u --label "expected $f" --label "actual $f" "$dir/$f" "$tmp/$f"; then
 		fail=1
 	fi

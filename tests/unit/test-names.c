@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Names, globs and the string map underneath the rule sets. */
+/* Names: what a bus, driver or module name may be, spellings, and globs. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
-#include "suggest.h"
 #include "testutil.h"
-#include "utf8.h"
 
 START_TEST(test_glob)
 {
@@ -83,49 +80,24 @@ START_TEST(test_bus_names)
 }
 END_TEST
 
-START_TEST(test_strmap)
+START_TEST(test_modname)
 {
-	struct strmap m = STRMAP_INIT;
-	char keys[2000][8];
-	void *old;
+	char buf[DF_NAME_MAX + 1], longname[DF_NAME_MAX + 2];
 
-	ck_assert_ptr_null(strmap_get(&m, "nothing"));
-	for (int i = 0; i < 2000; i++) {
-		snprintf(keys[i], sizeof(keys[i]), "k%d", i);
-		ck_assert_int_eq(strmap_put(&m, keys[i], &keys[i], NULL), 0);
-	}
-	ck_assert_uint_eq(m.count, 2000);
-	for (int i = 0; i < 2000; i++)
-		ck_assert_ptr_eq(strmap_get(&m, keys[i]), &keys[i]);
-	ck_assert_ptr_null(strmap_get(&m, "k2000"));
-	ck_assert_int_eq(strmap_put(&m, "k7", NULL, &old), -EEXIST);
-	ck_assert_ptr_eq(old, &keys[7]);
-	strmap_release(&m);
-}
-END_TEST
-
-START_TEST(test_suggest)
-{
-	static const char *const verbs[] = { "check", "explain", "cmdline" };
-
-	ck_assert_str_eq(suggest("chek", verbs, 3), "check");
-	ck_assert_str_eq(suggest("EXPLIAN", verbs, 3), "explain");
-	ck_assert_ptr_null(suggest("frobnicate", verbs, 3));
-}
-END_TEST
-
-START_TEST(test_utf8)
-{
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"a", 1), 1);
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xc3\xa9", 2), 2);
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xe2\x82\xac", 3), 3);
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 4), 4);
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xc3", 1), 0); /* cut */
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xc0\xaf", 2), 0); /* overlong */
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xed\xa0\x80", 3),
-			  0); /* surrogate */
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xf4\x90\x80\x80", 4), 0);
-	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xe9", 1), 0); /* Latin-1 */
+	ck_assert_int_eq(df_modname_normalize("virtio-pci", buf), 0);
+	ck_assert_str_eq(buf, "virtio_pci");
+	ck_assert_int_eq(df_modname_normalize("snd_hda-intel", buf), 0);
+	ck_assert_str_eq(buf, "snd_hda_intel");
+	ck_assert_int_eq(df_modname_dashed("xhci_pci", buf), 0);
+	ck_assert_str_eq(buf, "xhci-pci");
+	ck_assert_int_eq(df_modname_dashed("e1000", buf), 0);
+	ck_assert_str_eq(buf, "e1000");
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	ck_assert_int_eq(df_modname_normalize(longname, buf), -ENAMETOOLONG);
+	longname[DF_NAME_MAX] = '\0';
+	ck_assert_int_eq(df_modname_dashed(longname, buf), 0);
+	ck_assert_uint_eq(strlen(buf), DF_NAME_MAX);
 }
 END_TEST
 
@@ -137,9 +109,7 @@ int main(void)
 	tcase_add_test(tc, test_glob);
 	tcase_add_test(tc, test_driver_names);
 	tcase_add_test(tc, test_bus_names);
-	tcase_add_test(tc, test_strmap);
-	tcase_add_test(tc, test_suggest);
-	tcase_add_test(tc, test_utf8);
+	tcase_add_test(tc, test_modname);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

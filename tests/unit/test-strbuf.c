@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The growable string (shared/strbuf.c), and its escaping of bytes from outside. */
+#include <string.h>
+
+#include "strbuf.h"
+#include "testutil.h"
+
+START_TEST(test_strbuf_append)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char big[5000];
+
+	ck_assert_str_eq(strbuf_str(&sb), "");
+	ck_assert_int_eq(strbuf_append(&sb, "pci"), 0);
+	ck_assert_int_eq(strbuf_appendc(&sb, ':'), 0);
+	ck_assert_int_eq(strbuf_appendf(&sb, "%s,%d", "e1000", 42), 0);
+	ck_assert_int_eq(strbuf_appendn(&sb, "xyz", 1), 0);
+	ck_assert_str_eq(strbuf_str(&sb), "pci:e1000,42x");
+	ck_assert_uint_eq(sb.len, 13);
+	/* Growing past the first allocation keeps what was there. */
+	memset(big, 'b', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ck_assert_int_eq(strbuf_append(&sb, big), 0);
+	ck_assert_uint_eq(sb.len, 13 + sizeof(big) - 1);
+	ck_assert_int_eq(strncmp(strbuf_str(&sb), "pci:e1000,42xbbb", 16), 0);
+	strbuf_clear(&sb);
+	ck_assert_str_eq(strbuf_str(&sb), "");
+	ck_assert_uint_eq(sb.len, 0);
+	ck_assert_int_eq(strbuf_append(&sb, "again"), 0);
+	ck_assert_str_eq(strbuf_str(&sb), "again");
+	strbuf_release(&sb);
+	ck_assert_ptr_null(sb.s);
+}
+END_TEST
+
+START_TEST(test_strbuf_steal)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	ck_assert_int_eq(strbuf_append(&sb, "mine"), 0);
+	s = strbuf_steal(&sb);
+	ck_assert_str_eq(s, "mine");
+	ck_assert_uint_eq(sb.len, 0);
+	ck_assert_str_eq(strbuf_str(&sb), "");
+	free(s);
+	/* An empty buffer hands over an empty string, not NULL. */
+	s = strbuf_steal(&sb);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s, "");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_strbuf_escaped)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	ck_assert_int_eq(strbuf_append_escaped(&sb, "i8042 kbd\\\n\x1b[2J\xc2\x9b"), 0);
+	ck_assert_str_eq(strbuf_str(&sb), "i8042 kbd\\\\\\x0a\\x1b[2J\\xc2\\x9b");
+	strbuf_clear(&sb);
+	ck_assert_int_eq(strbuf_append_escaped_max(&sb, "abcdefgh", 3), 0);
+	ck_assert_str_eq(strbuf_str(&sb), "abc...");
+	strbuf_clear(&sb);
+	ck_assert_int_eq(strbuf_append_escaped_max(&sb, "abc", 3), 0);
+	ck_assert_str_eq(strbuf_str(&sb), "abc");
+	strbuf_release(&sb);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("strbuf");
+	TCase *tc = tcase_create("strbuf");
+
+	tcase_add_test(tc, test_strbuf_append);
+	tcase_add_test(tc, test_strbuf_steal);
+	tcase_add_test(tc, test_strbuf_escaped);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
