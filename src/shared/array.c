@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* ARRAY_GROW: one item more, doubling the allocation when full (array.h). */
 #include <stdint.h>
 #include <stdlib.h>
 

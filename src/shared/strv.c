@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A list of owned strings (strv.h): devices, modules, directory entries. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

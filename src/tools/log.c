@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The programs' messages on standard error (log.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
