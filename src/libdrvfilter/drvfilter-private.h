@@ -33,17 +33,25 @@ void df_diags_sort(struct df_diags *d);
 /* Text from the file quoted in a message is cut after this many bytes. */
 #define DF_QUOTE_MAX 64
 
+/* A section or a key, as the scan read it and iniparser must. */
+struct df_lex_entry {
+	char *id; /* "section" or "section:key", as iniparser names them (lower case) */
+	char *value; /* a key's value as iniparser delivers it; NULL for a section */
+	unsigned line; /* where it starts */
+	size_t start, end; /* its bytes in the file, comments and continuations included */
+};
+
 struct df_lex {
-	char **ids; /* "section" or "section:key", as iniparser names them (lower case) */
+	struct df_lex_entry *entries; /* in file order */
 	size_t count;
 	size_t cap;
-	struct strmap index; /* id -> its line, as a pointer-sized integer */
+	struct strmap index; /* id -> its index + 1, as a pointer-sized integer */
 };
 
 /* Scan @buf (@len bytes) as iniparser will; problems with their lines go to @diags. */
 int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags *diags);
-/* The line of @id, 0 when the scan did not see it. */
-unsigned df_lex_line(const struct df_lex *lex, const char *id);
+/* The entry of @id, NULL when the scan did not see it. */
+const struct df_lex_entry *df_lex_find(const struct df_lex *lex, const char *id);
 void df_lex_release(struct df_lex *lex);
 
 /* ---- policy.c / match.c ---- */

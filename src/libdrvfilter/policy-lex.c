@@ -5,10 +5,12 @@
  * iniparser gives values but no line numbers, and it hides several traps: a
  * key or section given twice (the last wins), an over-long line, a comment
  * that swallows the next line through a trailing backslash, text after a
- * closing quote. This scanner mirrors its line rules (strip, '#'/';' comments,
- * "[section]", "key = value", backslash continuation) to index every section
- * and key by line and to report those traps; the values still come from
- * iniparser (policy.c), and the two are cross-checked there.
+ * closing quote, a comment marker glued to a name that cuts the rest of the
+ * value. This scanner mirrors its line rules (strip, '#'/';' comments,
+ * "[section]", "key = value", quotes, backslash continuation) to give every
+ * section and key its line and the value iniparser will deliver, and to
+ * refuse those traps; policy.c then hands the same bytes to iniparser and
+ * refuses the file unless both read every section, key and value alike.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -54,22 +56,33 @@ static int describe_id(struct strbuf *sb, const char *id)
 	return r < 0 ? r : strbuf_appendf(sb, "' in [%.*s]", (int)(colon - id), id);
 }
 
-/* Index @id (taken over) at @line; a second time is an error. */
-static int lex_add(struct df_lex *lex, char *id, unsigned line, struct df_diags *diags)
+/*
+ * Index @id (taken over) at @line with @value (taken over; NULL for a
+ * section), the statement spanning bytes @start to @end; a second time is an
+ * error.
+ */
+static int lex_add(struct df_lex *lex, char *id, char *value, unsigned line, size_t start,
+		   size_t end, struct df_diags *diags)
 {
 	struct strbuf what = STRBUF_INIT;
+	struct df_lex_entry *e;
 	void *old;
 	int r;
 
-	if (!id)
-		return -ENOMEM;
-	if (!ARRAY_GROW(lex->ids, lex->cap, lex->count)) {
-		free(id);
+	if (!id) {
+		free(value);
 		return -ENOMEM;
 	}
-	r = strmap_put(&lex->index, id, (void *)(uintptr_t)line, &old);
+	e = ARRAY_GROW(lex->entries, lex->cap, lex->count);
+	if (!e) {
+		free(id);
+		free(value);
+		return -ENOMEM;
+	}
+	r = strmap_put(&lex->index, id, (void *)(uintptr_t)(lex->count + 1), &old);
 	if (r == 0) {
-		lex->ids[lex->count++] = id;
+		*e = (struct df_lex_entry){ id, value, line, start, end };
+		lex->count++;
 		return 0;
 	}
 	if (r == -EEXIST) {
@@ -78,10 +91,11 @@ static int lex_add(struct df_lex *lex, char *id, unsigned line, struct df_diags 
 			r = df_diags_add(diags, DF_ERROR, line,
 					 "%s given twice (first at line %u); the parser would keep "
 					 "only the last",
-					 what.s, (unsigned)(uintptr_t)old);
+					 what.s, lex->entries[(uintptr_t)old - 1].line);
 		strbuf_release(&what);
 	}
 	free(id);
+	free(value);
 	return r;
 }
 
@@ -95,33 +109,80 @@ static char *lowercase_dup(const char *s, size_t n)
 	return d;
 }
 
-/* Check a key line's value for what iniparser would silently drop. */
-static int lex_value(const char *v, size_t n, unsigned line, struct df_diags *diags)
+/* The blank-stripped copy of @s (@n bytes), or NULL without memory. */
+static char *stripped_dup(const char *s, size_t n)
 {
-	const char *close;
+	strip(&s, &n);
+	return strndup(s, n);
+}
+
+/*
+ * The value of a key line as iniparser 4.1 delivers it, from the text after
+ * the '=' (@v, @n bytes): between the quotes of a quoted value; otherwise up
+ * to the first ';' or '#', blanks stripped ("" and '' mean empty). Errors for
+ * the bytes it would drop: text after a closing quote, a comment marker glued
+ * to a name.
+ */
+static int lex_value(const char *v, size_t n, unsigned line, struct df_diags *diags, char **ret)
+{
+	const char *close, *hash;
 	size_t rest;
 
+	*ret = NULL;
 	strip(&v, &n);
-	if (n < 2 || (v[0] != '"' && v[0] != '\''))
-		return 0;
-	close = memchr(v + 1, v[0], n - 1);
-	if (!close)
-		return df_diags_add(diags, DF_ERROR, line, "unterminated quote");
-	rest = n - (size_t)(close + 1 - v);
-	v = close + 1;
-	strip(&v, &rest);
-	if (rest > 0 && v[0] != ';' && v[0] != '#')
-		return df_diags_add(diags, DF_ERROR, line,
-				    "text after the closing quote would be ignored");
-	return 0;
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'')) {
+		close = memchr(v + 1, v[0], n - 1);
+		if (!close)
+			return df_diags_add(diags, DF_ERROR, line, "unterminated quote");
+		if (close > v + 1) {
+			rest = n - (size_t)(close + 1 - v);
+			if (rest > 0) {
+				const char *after = close + 1;
+
+				if (*after == ';' || *after == '#')
+					return df_diags_add(
+						diags, DF_ERROR, line,
+						"'%c' glued to the closing quote starts a "
+						"comment; put a blank before a comment",
+						*after);
+				strip(&after, &rest);
+				if (rest > 0 && after[0] != ';' && after[0] != '#')
+					return df_diags_add(diags, DF_ERROR, line,
+							    "text after the closing quote would be "
+							    "ignored");
+			}
+			*ret = strndup(v + 1, (size_t)(close - v - 1));
+			return *ret ? 0 : -ENOMEM;
+		}
+		/* "" or '': iniparser's quoted pattern needs a byte; the plain rule empties it. */
+	}
+	hash = v;
+	while (hash < v + n && *hash != ';' && *hash != '#')
+		hash++;
+	if (hash > v && hash < v + n && hash[-1] != ' ' && hash[-1] != '\t') {
+		struct strbuf sb = STRBUF_INIT;
+		int r = strbuf_append_escaped_max(&sb, hash, DF_QUOTE_MAX);
+
+		if (r >= 0)
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "'%c' glued to a name starts a comment: the parser would "
+					 "drop '%s'; put a blank before a comment",
+					 *hash, strbuf_str(&sb));
+		strbuf_release(&sb);
+		return r;
+	}
+	*ret = stripped_dup(v, (size_t)(hash - v));
+	if (*ret && (streq(*ret, "\"\"") || streq(*ret, "''")))
+		(*ret)[0] = '\0';
+	return *ret ? 0 : -ENOMEM;
 }
 
 static int lex_logical_line(struct df_lex *lex, const char *s, size_t n, unsigned line,
-			    char **section, struct df_diags *diags)
+			    size_t start, size_t end, char **section, struct df_diags *diags)
 {
 	const char *eq, *key;
+	char *id, *value;
 	size_t klen;
-	char *id;
 	int r;
 
 	strip(&s, &n);
@@ -141,7 +202,7 @@ static int lex_logical_line(struct df_lex *lex, const char *s, size_t n, unsigne
 		*section = lowercase_dup(name, len);
 		if (!*section)
 			return -ENOMEM;
-		return lex_add(lex, strdup(*section), line, diags);
+		return lex_add(lex, strdup(*section), NULL, line, start, end, diags);
 	}
 
 	eq = memchr(s, '=', n);
@@ -157,20 +218,26 @@ static int lex_logical_line(struct df_lex *lex, const char *s, size_t n, unsigne
 		return df_diags_add(diags, DF_ERROR, line,
 				    "key outside of any section (start with [allow], [deny] or "
 				    "[filter])");
-	r = lex_value(eq + 1, n - (size_t)(eq + 1 - s), line, diags);
-	if (r < 0)
+	r = lex_value(eq + 1, n - (size_t)(eq + 1 - s), line, diags, &value);
+	if (r < 0 || !value)
 		return r;
-	if (asprintf(&id, "%s:%.*s", *section, (int)klen, key) < 0)
+	if (asprintf(&id, "%s:%.*s", *section, (int)klen, key) < 0) {
+		free(value);
 		return -ENOMEM;
+	}
 	for (char *p = id + strlen(*section); *p; p++)
 		*p = (char)tolower((unsigned char)*p);
-	return lex_add(lex, id, line, diags);
+	return lex_add(lex, id, value, line, start, end, diags);
 }
 
-/* Whether an unquoted value in @s (@n bytes) holds ';' or '#': all after it is comment. */
+/*
+ * Whether the value of the key line @s (@n bytes) holds a comment, ';' or
+ * '#' outside quotes: everything after it is comment to iniparser, a
+ * continuation included.
+ */
 static bool comment_in_value(const char *s, size_t n)
 {
-	const char *eq = memchr(s, '=', n), *v;
+	const char *eq = memchr(s, '=', n), *v, *close;
 	size_t vl;
 
 	if (!eq)
@@ -178,8 +245,10 @@ static bool comment_in_value(const char *s, size_t n)
 	v = eq + 1;
 	vl = n - (size_t)(v - s);
 	strip(&v, &vl);
-	if (vl > 0 && (v[0] == '"' || v[0] == '\''))
-		return false;
+	if (vl > 1 && (v[0] == '"' || v[0] == '\'') && (close = memchr(v + 1, v[0], vl - 1))) {
+		vl -= (size_t)(close + 1 - v);
+		v = close + 1;
+	}
 	return memchr(v, ';', vl) || memchr(v, '#', vl);
 }
 
@@ -211,7 +280,7 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 	_cleanup_free_ char *section = NULL;
 	unsigned line = 0, start = 0;
 	bool joining = false;
-	size_t pos = 0;
+	size_t pos = 0, from = 0;
 	int r = 0;
 
 	while (pos < len && r >= 0) {
@@ -219,6 +288,8 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 		size_t n = nl ? (size_t)(nl - s) : len - pos, t;
 		size_t before = diags->errors;
 
+		if (!joining)
+			from = pos;
 		pos += n + (nl ? 1 : 0);
 		line++;
 		r = lex_check_bytes(s, n, line, diags);
@@ -284,7 +355,8 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 					 "most %d",
 					 logical.len, DF_INI_LINE_MAX);
 		} else {
-			r = lex_logical_line(lex, logical.s, logical.len, start, &section, diags);
+			r = lex_logical_line(lex, logical.s, logical.len, start, from, pos,
+					     &section, diags);
 		}
 		strbuf_release(&logical);
 		continue;
@@ -300,16 +372,20 @@ drop:
 	return r < 0 ? r : 0;
 }
 
-unsigned df_lex_line(const struct df_lex *lex, const char *id)
+const struct df_lex_entry *df_lex_find(const struct df_lex *lex, const char *id)
 {
-	return (unsigned)(uintptr_t)strmap_get(&lex->index, id);
+	uintptr_t i = (uintptr_t)strmap_get(&lex->index, id);
+
+	return i ? &lex->entries[i - 1] : NULL;
 }
 
 void df_lex_release(struct df_lex *lex)
 {
-	for (size_t i = 0; i < lex->count; i++)
-		free(lex->ids[i]);
-	free(lex->ids);
+	for (size_t i = 0; i < lex->count; i++) {
+		free(lex->entries[i].id);
+		free(lex->entries[i].value);
+	}
+	free(lex->entries);
 	strmap_release(&lex->index);
 	memset(lex, 0, sizeof(*lex));
 }

@@ -13,7 +13,7 @@ struct cmdline_case {
 };
 
 static const struct cmdline_case cases[] = {
-	{ "", "" },
+	{ "[filter]\ndefault = allow\n", "" },
 	{ "[deny]\nusb = ALL\n", "filter_deny_drivers=usb:ALL" },
 	{ "[filter]\ndefault = deny\n", "filter_deny_drivers=ALL:ALL" },
 	{ "[filter]\ndefault = deny\n[allow]\npci = virtio-pci\nvirtio = virtio_net, virtio_blk\n"

@@ -23,7 +23,7 @@ struct decide_case {
 
 static const struct decide_case cases[] = {
 	/* 3. no rule: the default, implicit or written */
-	{ "", "pci", "e1000", true, "[filter] default = allow (implicit)", 0 },
+	{ "[deny]\nusb = ALL\n", "pci", "e1000", true, "[filter] default = allow (implicit)", 0 },
 	{ "[filter]\ndefault = deny\n", "pci", "e1000", false, "[filter] default = deny", 2 },
 	{ "[filter]\ndefault = allow\n[deny]\nusb = ALL\n", "pci", "e1000", true,
 	  "[filter] default = allow", 2 },
@@ -119,7 +119,8 @@ END_TEST
 
 START_TEST(test_decide_settings)
 {
-	struct df_policy *p = tu_load_ok("[filter]\nbound = keep\nmode = kernel\nlock = yes\n");
+	struct df_policy *p = tu_load_ok(
+		"[filter]\nbound = keep\nmode = kernel\nlock = yes\n[deny]\nusb = ALL\n");
 
 	ck_assert(df_policy_default_allows(p));
 	ck_assert_int_eq(df_policy_bound(p), DF_BOUND_KEEP);
@@ -127,7 +128,7 @@ START_TEST(test_decide_settings)
 	ck_assert(df_policy_lock(p));
 	df_policy_free(p);
 
-	p = tu_load_ok("[filter]\nlock = off\nmode = fallback\n");
+	p = tu_load_ok("[filter]\nlock = off\nmode = fallback\n[deny]\nusb = ALL\n");
 	ck_assert(!df_policy_lock(p));
 	ck_assert_int_eq(df_policy_bound(p), DF_BOUND_UNBIND);
 	ck_assert_int_eq(df_policy_mode(p), DF_MODE_FALLBACK);
@@ -247,6 +248,9 @@ START_TEST(test_decide_generated)
 				nentries++;
 			}
 		}
+		/* No rules and no default is refused (test-load): nothing to decide. */
+		if (nentries == 0 && def == 0)
+			continue;
 		p = tu_load_ok(text);
 		for (int b = 0; b < 4; b++) {
 			for (size_t d = 0; d < sizeof(gen_drivers) / sizeof(gen_drivers[0]); d++) {

@@ -106,8 +106,8 @@ static const char policy_text[] =
 START_TEST(test_effective_mode)
 {
 	struct df_policy *p = tu_load_ok(policy_text);
-	struct df_policy *fb = tu_load_ok("[filter]\nmode = fallback\n");
-	struct df_policy *k = tu_load_ok("[filter]\nmode = kernel\n");
+	struct df_policy *fb = tu_load_ok("[filter]\nmode = fallback\ndefault = allow\n");
+	struct df_policy *k = tu_load_ok("[filter]\nmode = kernel\ndefault = allow\n");
 
 	ck_assert_int_eq(df_effective_mode(p, true), DF_MODE_KERNEL);
 	ck_assert_int_eq(df_effective_mode(p, false), DF_MODE_FALLBACK);

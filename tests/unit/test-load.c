@@ -153,9 +153,6 @@ static void assert_warnings(const char *text, const char *const *expected, size_
 
 START_TEST(test_warnings)
 {
-	static const char *const empty[] = {
-		"0: the policy has no rules and no default: every driver is allowed"
-	};
 	static const char *const both[] = { "5: pci:e1000 is both allowed (line 2) and denied; "
 					    "allow wins" };
 	static const char *const glob_both[] = { "4: pci:e1000 is both allowed (line 2) and "
@@ -166,15 +163,39 @@ START_TEST(test_warnings)
 	};
 	static const char *const twice[] = { "2: 'e1000' is listed twice for pci" };
 
-	assert_warnings("", empty, 1);
-	assert_warnings("# only a comment\n[allow]\n", empty, 1);
 	assert_warnings("[filter]\ndefault = deny\n", NULL, 0);
+	/* Allowing every driver is fine when the policy says so. */
+	assert_warnings("[filter]\ndefault = allow\n", NULL, 0);
 	assert_warnings("[allow]\npci = e1000\n\n[deny]\npci = e1000, e100\n", both, 1);
 	assert_warnings("[allow]\npci = e1*\n[deny]\npci = e1000\n", glob_both, 1);
 	assert_warnings("[allow]\npci = ALL\nALL = ALL\n[deny]\npci = e1000\nALL = e*\n", never, 2);
 	assert_warnings("[deny]\npci = e1000, e100, e1000\n", twice, 1);
 	/* The intended pattern: deny a bus, allow one of its drivers. */
 	assert_warnings("[allow]\npci = virtio-pci\n[deny]\npci = ALL\nALL = e1000\n", NULL, 0);
+}
+END_TEST
+
+/* A policy that says nothing would allow every driver, where a missing one fails closed. */
+START_TEST(test_no_rules)
+{
+	static const char *const silent[] = {
+		"",
+		"\n\n",
+		"# only a comment\n; and another\n",
+		"[allow]\n[deny]\n",
+		"[filter]\nbound = keep\nlock = yes\n",
+	};
+
+	for (size_t i = 0; i < sizeof(silent) / sizeof(silent[0]); i++) {
+		struct df_policy *p = NULL;
+		struct df_diags d;
+
+		ck_assert_int_eq(tu_load_text(silent[i], &d, &p), -EINVAL);
+		ck_assert_ptr_null(p);
+		ck_assert_uint_eq(d.errors, 1);
+		ck_assert_ptr_nonnull(strstr(d.items[0].message, "no rules and no default"));
+		df_diags_release(&d);
+	}
 }
 END_TEST
 
@@ -246,6 +267,7 @@ int main(void)
 	tcase_add_test(tc, test_too_large);
 	tcase_add_test(tc, test_many_errors_capped);
 	tcase_add_test(tc, test_warnings);
+	tcase_add_test(tc, test_no_rules);
 	tcase_add_test(tc, test_check_system);
 	tcase_add_test(tc, test_ctx_path);
 	suite_add_tcase(s, tc);
