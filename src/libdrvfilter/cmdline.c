@@ -160,20 +160,25 @@ static char *cmdline_next(char **s, char **value)
 
 int df_cmdline_has_override(char *cmdline)
 {
+	bool off = false;
 	char *value;
 
+	/* The last drvfilter= counts, as the kernel's own parameters do. */
 	for (char *s = cmdline, *param; (param = cmdline_next(&s, &value));) {
 		if (streq(param, "--") && !value)
 			break; /* the rest is init's */
-		if (streq(param, "drvfilter") && value && streq(value, "off"))
-			return 1;
+		if (streq(param, "drvfilter"))
+			off = value && streq(value, "off");
 	}
-	return 0;
+	return off;
 }
+
+/* What /proc/cmdline can hold: COMMAND_LINE_SIZE is 2048 on x86, 4096 on some others. */
+#define PROC_CMDLINE_MAX 4096
 
 int df_cmdline_override(struct df_ctx *ctx)
 {
-	char buf[4096];
+	char buf[PROC_CMDLINE_MAX];
 	ssize_t n = df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf));
 
 	return n < 0 ? (int)n : df_cmdline_has_override(buf);

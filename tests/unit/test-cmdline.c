@@ -84,6 +84,11 @@ static const struct {
 	{ "\"a drvfilter=off\"", 0 },
 	{ "console=ttyS0 -- drvfilter=off", 0 },
 	{ "xdrvfilter=off Drvfilter=off", 0 },
+	/* The last one counts, as for the kernel's own parameters. */
+	{ "drvfilter=off drvfilter=on", 0 },
+	{ "drvfilter=on drvfilter=off", 1 },
+	{ "drvfilter=off drvfilter", 0 },
+	{ "drvfilter=off quiet drvfilter=off", 1 },
 };
 
 START_TEST(test_cmdline_override)
