@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <sys/types.h>
 #include <syslog.h>
+#include <time.h>
 
 #include "drvfilter.h"
 #include "macro.h"
@@ -155,6 +156,9 @@ int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *r
 			   size_t *skipped);
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */
 int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin);
+
+/* report.c: a clock's time in microseconds. */
+long long df_now_usec(clockid_t clock);
 
 /* ---- fileio.c: whole files ---- */
 

@@ -367,8 +367,11 @@ struct df_report *df_report_free(struct df_report *rep);
 const char *df_mode_name(enum df_mode mode);
 /*
  * Serialise appliers (boot, udev events, `drvfilterctl apply`): an exclusive
- * flock on /run/drvfilter/lock. The descriptor, held until closed, or -errno.
+ * flock on /run/drvfilter/lock, waited for at most DF_LOCK_WAIT_USEC. The
+ * descriptor, held until closed, or -errno (-ETIMEDOUT, -EINVAL when the
+ * lock is not a regular file).
  */
+#define DF_LOCK_WAIT_USEC (30LL * 1000 * 1000)
 int df_lock_take(struct df_ctx *ctx);
 const char *df_action_name(enum df_action_kind kind);
 /* "ok", "dry-run", "error", or "mismatch" for a failed check. */

@@ -20,7 +20,6 @@ struct df_run {
 
 /* ---- report.c: the record of a run, and its log lines ---- */
 
-long long df_now_usec(clockid_t clock);
 int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **ret);
 /*
  * Record an action and log it as one key=value line; a failed one is counted

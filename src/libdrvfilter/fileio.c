@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "drvfilter-private.h"
@@ -154,21 +155,31 @@ int df_lock_take(struct df_ctx *ctx)
 {
 	_cleanup_free_ char *dir = df_ctx_path(ctx, "/run/drvfilter");
 	_cleanup_free_ char *path = df_ctx_path(ctx, "/run/drvfilter/lock");
-	int fd;
+	long long deadline = df_now_usec(CLOCK_MONOTONIC) + DF_LOCK_WAIT_USEC;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
 
 	if (!dir || !path)
 		return -ENOMEM;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	/* O_NONBLOCK and a regular file only: a FIFO planted there must not hang the boot. */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd < 0)
 		return -errno;
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR) {
-			int r = -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	/* Another applier holds it for a fraction of a second; one that hangs is waited out. */
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		const struct timespec pause = { 0, 10 * 1000 * 1000 };
 
-			close(fd);
-			return r;
-		}
-	return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -errno;
+		if (df_now_usec(CLOCK_MONOTONIC) > deadline)
+			return -ETIMEDOUT;
+		nanosleep(&pause, NULL);
+	}
+	return TAKE_FD(fd);
 }

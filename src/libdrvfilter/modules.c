@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libkmod.h>
@@ -190,14 +191,25 @@ static int read_aliases(struct df_modules *m, struct modtable *t)
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ char *line = NULL;
 	size_t size = 0;
+	struct stat st;
 	FILE *f;
-	int r = 0;
+	int fd, r = 0;
 
 	if (asprintf(&path, "%s/modules.alias", m->dirname) < 0)
 		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f)
+	/* O_NONBLOCK and a regular file only: a FIFO in its place must not hang the boot. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
 	while (getline(&line, &size, f) > 0) {
 		char *pattern, *module, *colon, *save = NULL;
 		const char *bus;

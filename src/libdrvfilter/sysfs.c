@@ -89,9 +89,14 @@ int df_write_at(int dirfd, const char *rel, const char *value)
 	ssize_t n;
 	int fd, r = 0;
 
-	/* O_NOFOLLOW: an attribute is never a symlink; O_TRUNC as a shell's '>' does. */
+	/*
+	 * O_NOFOLLOW: an attribute is never a symlink; O_TRUNC as a shell's '>'
+	 * does; O_NONBLOCK: a FIFO in its place must not hang the boot (with no
+	 * reader the open fails with ENXIO).
+	 */
 	do
-		fd = openat(dirfd, rel, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_TRUNC);
+		fd = openat(dirfd, rel,
+			    O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_TRUNC | O_NONBLOCK);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;

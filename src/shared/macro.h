@@ -49,6 +49,14 @@ static inline const char *startswith(const char *s, const char *prefix)
 			(void)func(*p);         \
 	}
 
+/* Hand a descriptor over: the cleanup attribute then closes nothing. */
+#define TAKE_FD(fd)             \
+	({                      \
+		int _fd = (fd); \
+		(fd) = -1;      \
+		_fd;            \
+	})
+
 /* Hand a pointer over to the caller: the cleanup attribute then frees nothing. */
 #define TAKE_PTR(p)                     \
 	({                              \

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,10 @@ static const char *arg_sysroot;
 static bool arg_dry_run;
 static bool arg_udev;
 static bool arg_verbose;
+static unsigned arg_timeout = 60;
 static int kmsg_fd = -1;
+/* /sys/kernel/driver_filter, opened before anything can hang, for the watchdog. */
+static int watchdog_kfd = -1;
 
 static void help(void)
 {
@@ -45,6 +49,8 @@ static void help(void)
 	       "  -n, --dry-run       print what would be done; write nothing\n"
 	       "      --udev          handle one udev event (ACTION, SUBSYSTEM, DEVPATH, DRIVER)\n"
 	       "  -v, --verbose       also print every action on standard error\n"
+	       "      --timeout SECS  fail closed and stop if not done by then (default 60;\n"
+	       "                      0: no limit)\n"
 	       "  -h, --help          show this help\n"
 	       "  -V, --version       show the version\n"
 	       "\n"
@@ -98,6 +104,7 @@ static int parse_argv(int argc, char **argv)
 	enum {
 		ARG_SYSROOT = 0x100,
 		ARG_UDEV,
+		ARG_TIMEOUT,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -107,6 +114,7 @@ static int parse_argv(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "udev", no_argument, NULL, ARG_UDEV },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "timeout", required_argument, NULL, ARG_TIMEOUT },
 		{},
 	};
 	int c;
@@ -135,6 +143,18 @@ static int parse_argv(int argc, char **argv)
 		case 'v':
 			arg_verbose = true;
 			break;
+		case ARG_TIMEOUT: {
+			char *end;
+			unsigned long t;
+
+			errno = 0;
+			t = strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' || t > 86400)
+				return usage_error(
+					"--timeout needs a number of seconds (0 to 86400)");
+			arg_timeout = (unsigned)t;
+			break;
+		}
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -150,8 +170,66 @@ static void open_kmsg(struct df_ctx *ctx)
 {
 	_cleanup_free_ char *path = df_ctx_path(ctx, "/dev/kmsg");
 
+	/* O_NONBLOCK: a FIFO in its place (no reader) fails the open instead of hanging it. */
 	if (path && !arg_dry_run)
-		kmsg_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+		kmsg_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
+					     O_NONBLOCK);
+}
+
+static void write_str(int fd, const char *s)
+{
+	(void)!write(fd, s, strlen(s));
+}
+
+/* Set an attribute of the kernel's filter from a signal handler: nothing but syscalls. */
+static void watchdog_write(const char *attr, const char *value)
+{
+	int fd = openat(watchdog_kfd, attr, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd >= 0) {
+		write_str(fd, value);
+		close(fd);
+	}
+}
+
+/*
+ * Nothing in the boot path may block forever (the boot waits for this hook):
+ * when the run is not done in time, deny every driver the kernel's lists do
+ * not allow yet, lock, say so at LOG_CRIT, and stop.
+ */
+static void watchdog(int sig)
+{
+	static const char msg[] =
+		"action=fail-closed drvfilter-apply did not finish in time: every "
+		"driver not allowed yet is denied";
+
+	if (kmsg_fd >= 0) {
+		write_str(kmsg_fd, "<26>drvfilter: "); /* LOG_DAEMON | LOG_CRIT */
+		write_str(kmsg_fd, msg);
+		write_str(kmsg_fd, "\n");
+	}
+	write_str(STDERR_FILENO, "drvfilter-apply: ");
+	write_str(STDERR_FILENO, msg);
+	write_str(STDERR_FILENO, "\n");
+	if (watchdog_kfd >= 0 && !arg_dry_run) {
+		watchdog_write("deny", "ALL:ALL");
+		watchdog_write("locked", "1");
+	}
+	_exit(1);
+}
+
+static void watchdog_start(struct df_ctx *ctx)
+{
+	struct sigaction sa = { .sa_handler = watchdog };
+	_cleanup_free_ char *path = df_ctx_path(ctx, "/sys/kernel/driver_filter");
+
+	if (!arg_timeout)
+		return;
+	if (path)
+		watchdog_kfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(arg_timeout);
 }
 
 /* The policy, or the fail-closed one when it cannot be used. */
@@ -220,6 +298,7 @@ int main(int argc, char **argv)
 	if (r < 0)
 		return log_error_errno(r, "%m"), 1;
 	open_kmsg(ctx);
+	watchdog_start(ctx);
 	df_ctx_set_log_fn(ctx, log_fn, NULL);
 	df_ctx_set_log_priority(ctx, arg_verbose || arg_dry_run ? LOG_INFO : LOG_NOTICE);
 	if (!arg_dry_run) {

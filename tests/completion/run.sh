@@ -66,5 +66,5 @@ expect "drvfilterctl --sysroot $tmp/root explain pnp:i" 'i8042\ kbd'
 expect "drvfilterctl --sysroot $tmp/root explain vi" "virtio:virtio_blk virtio:virtio_net"
 expect "drvfilterctl status --" "--dry-run --events --format --help --json --policy --sysroot --version"
 expect "drvfilter-apply --u" "--udev"
-expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --udev --verbose --version"
+expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --timeout --udev --verbose --version"
 exit $fail
