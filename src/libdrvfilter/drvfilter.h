@@ -84,6 +84,13 @@ int df_read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
 /* 0 when @name can be a bus (or driver) name in a policy, else -EINVAL with *@why set. */
 int df_bus_name_check(const char *name, const char **why);
 int df_driver_name_check(const char *name, const char **why);
+/* Room for a name of DF_NAME_MAX bytes escaped by df_esc(), and its "...". */
+#define DF_ESC_SIZE (4 * DF_NAME_MAX + 4)
+/*
+ * @s for a message: printable ASCII as it is, a backslash doubled, any other
+ * byte as \xNN, cut after DF_NAME_MAX bytes ("..."). Returns @buf.
+ */
+const char *df_esc(const char *s, char buf[DF_ESC_SIZE]);
 /*
  * A module's name as kmod spells it, every '-' as '_' (virtio-pci is the
  * module virtio_pci), into @buf; -ENAMETOOLONG beyond DF_NAME_MAX bytes.

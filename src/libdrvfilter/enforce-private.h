@@ -27,8 +27,16 @@ int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **re
  */
 int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
 	      const char *device, const char *value, int error);
-/* Count and log a problem that is not an action (a directory that cannot be read). */
-_printf_(2, 3) void df_problem(struct df_run *run, const char *fmt, ...);
+/*
+ * Count and log a problem that is not an action (a directory that cannot be
+ * read) as "action=error bus=B driver=D error=...": the names (or NULL) in
+ * quoted fields, never in the words, so that no name can forge a field.
+ */
+_printf_(4, 5) void df_problem(struct df_run *run, const char *bus, const char *driver,
+			       const char *fmt, ...);
+/* The same at LOG_WARNING, as action=warning with message=..., not counted. */
+_printf_(4, 5) void df_warning(struct df_run *run, const char *bus, const char *driver,
+			       const char *fmt, ...);
 /*
  * End a run that began at @t0 (CLOCK_MONOTONIC) with result @r: the report
  * handed over, or freed when @r < 0. Returns @r, else -EIO when an action

@@ -60,20 +60,19 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 	if (fd < 0) {
 		/* The driver went away between readdir and now: nothing left to enforce. */
 		if (fd != -ENOENT)
-			df_problem(run, "cannot open driver %s/%s: %s", bus, name, strerror(-fd));
+			df_problem(run, bus, name, "cannot open the driver's directory: %s",
+				   strerror(-fd));
 		return 0;
 	}
 	r = df_driver_list_devices(run->ctx, fd, &devices, &ndevices, &skipped);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		df_problem(run, "cannot list the devices of driver %s/%s: %s", bus, name,
-			   strerror(-r));
+		df_problem(run, bus, name, "cannot list the driver's devices: %s", strerror(-r));
 	if (skipped)
-		df_problem(run,
-			   "driver %s/%s: bound devices skipped, unreadable or their names not "
-			   "safe to use: %zu",
-			   bus, name, skipped);
+		df_problem(run, bus, name,
+			   "bound devices skipped, unreadable or their names not safe to use: %zu",
+			   skipped);
 	keep = ndevices > 0 && df_policy_bound(run->p) == DF_BOUND_KEEP;
 	r = 0;
 	if (kernel && locked) {
@@ -131,7 +130,8 @@ static int walk_drivers(struct df_run *run, bool locked)
 	if (r < 0)
 		return r;
 	if (buses.unsafe)
-		df_problem(run, "buses skipped, their names not safe to use: %zu", buses.unsafe);
+		df_problem(run, NULL, NULL, "buses skipped, their names not safe to use: %zu",
+			   buses.unsafe);
 	for (size_t i = 0; i < buses.n && r >= 0; i++) {
 		const char *bus = buses.v[i];
 		_cleanup_close_ int driversfd = -1;
@@ -145,7 +145,7 @@ static int walk_drivers(struct df_run *run, bool locked)
 		driversfd = df_open_dir_at(busesfd, rel);
 		if (driversfd < 0) {
 			if (driversfd != -ENOENT)
-				df_problem(run, "cannot read the drivers of bus %s: %s", bus,
+				df_problem(run, bus, NULL, "cannot read the bus's drivers: %s",
 					   strerror(-driversfd));
 			continue;
 		}
@@ -153,13 +153,15 @@ static int walk_drivers(struct df_run *run, bool locked)
 		if (r == -ENOMEM)
 			break;
 		if (r < 0) {
-			df_problem(run, "cannot read the drivers of bus %s: %s", bus, strerror(-r));
+			df_problem(run, bus, NULL, "cannot read the bus's drivers: %s",
+				   strerror(-r));
 			r = 0;
 			continue;
 		}
 		if (drivers.unsafe)
-			df_problem(run, "bus %s: drivers skipped, their names not safe to use: %zu",
-				   bus, drivers.unsafe);
+			df_problem(run, bus, NULL,
+				   "drivers skipped, their names not safe to use: %zu",
+				   drivers.unsafe);
 		for (size_t j = 0; j < drivers.n && r >= 0; j++)
 			r = df_enforce_driver(run, bus, driversfd, drivers.v[j], locked);
 		df_names_release(&drivers);
@@ -178,7 +180,8 @@ static int apply_kernel(struct df_run *run, int kfd)
 	locked = r == 1;
 	/* Unknown: write anyway; if it is locked, each write fails and says so. */
 	if (r < 0 && r != -EBADMSG)
-		df_problem(run, "cannot read " DF_KFILTER_DIR "/locked: %s", strerror(-r));
+		df_problem(run, NULL, NULL, "cannot read " DF_KFILTER_DIR "/locked: %s",
+			   strerror(-r));
 	r = 0;
 	if (locked)
 		df_log_cond(run->ctx, LOG_NOTICE,
@@ -216,8 +219,9 @@ int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, stru
 	} else {
 		if (p->mode == DF_MODE_KERNEL && kfd < 0)
 			/* The policy insists on the kernel's filter and it is not there. */
-			df_problem(&run, "mode = kernel, but this kernel has no " DF_KFILTER_DIR
-					 ": enforcing in fallback mode");
+			df_problem(&run, NULL, NULL,
+				   "mode = kernel, but this kernel has no " DF_KFILTER_DIR
+				   ": enforcing in fallback mode");
 		if (run.rep->mode == DF_MODE_KERNEL) {
 			r = apply_kernel(&run, kfd);
 		} else {

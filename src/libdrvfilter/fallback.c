@@ -34,7 +34,8 @@ int df_fallback_blacklist(struct df_run *run)
 	if (r < 0) {
 		if (r == -ENOMEM)
 			return r;
-		df_problem(run, "cannot read the module aliases: %s; no module is blacklisted",
+		df_problem(run, NULL, NULL,
+			   "cannot read the module aliases: %s; no module is blacklisted",
 			   strerror(-r));
 		return 0;
 	}
@@ -56,7 +57,8 @@ int df_fallback_blacklist(struct df_run *run)
 	}
 	strv_free_array(mods, n);
 	if (r >= 0 && err && n == 0)
-		df_problem(run, "cannot write /run/modprobe.d/drvfilter.conf: %s", strerror(-err));
+		df_problem(run, NULL, NULL, "cannot write /run/modprobe.d/drvfilter.conf: %s",
+			   strerror(-err));
 	return r;
 }
 
@@ -73,9 +75,8 @@ int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const cha
 		run->rep->counts.unbound++;
 	r = df_record(run, DF_ACT_UNBIND, bus, driver, device, NULL, err);
 	if (err == -ENOENT && faccessat(drvfd, "unbind", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
-		df_log_cond(run->ctx, LOG_WARNING,
-			    "driver %s/%s has no unbind file (it suppresses bind "
-			    "attributes): only the kernel's filter can stop it",
-			    bus, driver);
+		df_warning(run, bus, driver,
+			   "the driver has no unbind file (it suppresses bind attributes): only "
+			   "the kernel's filter or the boot options can stop it");
 	return r;
 }

@@ -147,7 +147,7 @@ static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, stru
 		       size_t *skipped)
 {
 	_cleanup_close_ int fd = df_open_dir_at(driversfd, name);
-	char buf[DF_NAME_MAX + 1];
+	char buf[DF_NAME_MAX + 1], esc[DF_ESC_SIZE];
 	int r;
 
 	if (fd < 0)
@@ -159,8 +159,8 @@ static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, stru
 	if (r > 0 && !(drv->module = strdup(buf)))
 		return -ENOMEM;
 	if (r < 0)
-		df_log_cond(ctx, LOG_WARNING, "cannot read the module link of driver %s: %s", name,
-			    strerror(-r));
+		df_log_cond(ctx, LOG_WARNING, "cannot read the module link of driver '%s': %s",
+			    df_esc(name, esc), strerror(-r));
 	if (df_read_at(fd, "allowed", buf, sizeof(buf)) >= 0 &&
 	    (streq(buf, "0") || streq(buf, "1")))
 		drv->allowed = buf[0] - '0';
@@ -175,6 +175,7 @@ static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, stru
 static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_t *skipped)
 {
 	_cleanup_close_ int driversfd = -1;
+	char esc[DF_ESC_SIZE], esc2[DF_ESC_SIZE];
 	struct df_names names;
 	int r = 0;
 
@@ -184,8 +185,8 @@ static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_
 		return r == -ENOENT ? 0 : r;
 	if (names.unsafe) {
 		df_log_cond(ctx, LOG_WARNING,
-			    "bus %s: drivers skipped, their names not safe to use: %zu", bus->name,
-			    names.unsafe);
+			    "bus '%s': drivers skipped, their names not safe to use: %zu",
+			    df_esc(bus->name, esc), names.unsafe);
 		*skipped += names.unsafe;
 	}
 	driversfd = df_open_dir_at(busfd, "drivers");
@@ -206,8 +207,8 @@ static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_
 		*drv = (struct df_driver){ 0 };
 		if (r == -ENOMEM)
 			break;
-		df_log_cond(ctx, LOG_WARNING, "bus %s: cannot read driver %s: %s", bus->name,
-			    names.v[i], strerror(-r));
+		df_log_cond(ctx, LOG_WARNING, "bus '%s': cannot read driver '%s': %s",
+			    df_esc(bus->name, esc), df_esc(names.v[i], esc2), strerror(-r));
 		(*skipped)++;
 	}
 	df_names_release(&names);
@@ -278,6 +279,7 @@ int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **
 {
 	struct df_inventory *inv = calloc(1, sizeof(*inv));
 	_cleanup_close_ int busesfd = -1;
+	char esc[DF_ESC_SIZE];
 	DIR *d = NULL;
 	struct dirent *de;
 	size_t cap = 0;
@@ -335,8 +337,8 @@ int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **
 		if (r == -ENOMEM)
 			break;
 		if (r < 0) {
-			df_log_cond(ctx, LOG_WARNING, "cannot read bus %s: %s", bus->name,
-				    strerror(-r));
+			df_log_cond(ctx, LOG_WARNING, "cannot read bus '%s': %s",
+				    df_esc(bus->name, esc), strerror(-r));
 			inv->skipped++;
 		}
 		r = 0;

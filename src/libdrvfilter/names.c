@@ -138,3 +138,32 @@ int df_modname_dashed(const char *name, char buf[DF_NAME_MAX + 1])
 {
 	return respell(name, '_', '-', buf);
 }
+
+const char *df_esc(const char *s, char buf[DF_ESC_SIZE])
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (i == DF_NAME_MAX) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (c == '\\') {
+			buf[o++] = '\\';
+			buf[o++] = '\\';
+		} else if (c >= 0x20 && c < 0x7f) {
+			buf[o++] = (char)c;
+		} else {
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[c >> 4];
+			buf[o++] = hex[c & 15];
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}

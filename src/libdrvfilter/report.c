@@ -89,13 +89,27 @@ struct df_report *df_report_free(struct df_report *rep)
 	return NULL;
 }
 
+/*
+ * A field's value is cut after this many bytes, and ends in "..." then: a
+ * record holds at most four names and a list, so it stays well inside what
+ * /dev/kmsg takes in one write (976 bytes on Linux 6.1 with caller ids), and
+ * the fields after them (result=, error=) are never lost. The state file
+ * keeps every value whole.
+ */
+#define FIELD_MAX 128
+
 /* " key=value", the value quoted when it holds a blank or a quote, escaped always. */
 static int append_field(struct strbuf *sb, const char *key, const char *value)
 {
 	bool quote = strpbrk(value, " \"") || !*value;
 	int r = strbuf_appendf(sb, " %s=%s", key, quote ? "\"" : "");
+	size_t start = sb->len;
 
 	for (const char *s = value; r >= 0 && *s; s++) {
+		if (sb->len - start >= FIELD_MAX) {
+			r = strbuf_append(sb, "...");
+			break;
+		}
 		if (*s == '"' || *s == '\\')
 			r = strbuf_appendc(sb, '\\');
 		if (r >= 0)
@@ -173,19 +187,48 @@ int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, con
 	return 0;
 }
 
-/* A problem's message is one log line: the kernel log cuts a record at 1 KiB anyway. */
-#define PROBLEM_MAX 512
+/* A problem's own words: the names go in fields of their own. */
+#define PROBLEM_MAX 256
 
-void df_problem(struct df_run *run, const char *fmt, ...)
+static void log_problem(struct df_run *run, int prio, const char *action, const char *bus,
+			const char *driver, const char *fmt, va_list ap)
 {
+	struct strbuf sb = STRBUF_INIT;
 	char msg[PROBLEM_MAX];
+	int r;
+
+	if (!df_log_enabled(run->ctx, prio))
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	r = strbuf_appendf(&sb, "action=%s", action);
+	if (r >= 0 && bus)
+		r = append_field(&sb, "bus", bus);
+	if (r >= 0 && driver)
+		r = append_field(&sb, "driver", driver);
+	if (r >= 0)
+		r = append_field(&sb, prio <= LOG_ERR ? "error" : "message", msg);
+	if (r >= 0)
+		df_log_cond(run->ctx, prio, "%s", sb.s);
+	strbuf_release(&sb);
+}
+
+void df_problem(struct df_run *run, const char *bus, const char *driver, const char *fmt, ...)
+{
+	va_list ap;
+
+	run->rep->counts.errors++;
+	va_start(ap, fmt);
+	log_problem(run, LOG_ERR, "error", bus, driver, fmt, ap);
+	va_end(ap);
+}
+
+void df_warning(struct df_run *run, const char *bus, const char *driver, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	log_problem(run, LOG_WARNING, "warning", bus, driver, fmt, ap);
 	va_end(ap);
-	run->rep->counts.errors++;
-	df_log_cond(run->ctx, LOG_ERR, "%s", msg);
 }
 
 int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **ret)

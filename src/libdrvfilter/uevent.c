@@ -81,7 +81,8 @@ static int driver_added(struct df_run *run, const struct df_uevent *ev)
 		return -ENOMEM;
 	driversfd = df_open_dir(run->ctx, path);
 	if (driversfd < 0) {
-		df_problem(run, "udev: cannot open %s: %s", path, strerror(-driversfd));
+		df_problem(run, ev->bus, NULL, "udev: cannot open the bus's drivers: %s",
+			   strerror(-driversfd));
 		return 0;
 	}
 	return df_enforce_driver(run, ev->bus, driversfd, ev->driver, locked);
@@ -128,6 +129,6 @@ int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct 
 	else if (ev->kind == DF_UEVENT_BIND)
 		r = device_bound(&run, ev);
 	else if (ev->kind == DF_UEVENT_MALFORMED)
-		df_problem(&run, "udev: %s", ev->why);
+		df_problem(&run, NULL, NULL, "udev: %s", ev->why);
 	return df_run_finish(&run, t0, r, ret);
 }

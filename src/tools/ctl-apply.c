@@ -8,11 +8,20 @@
 #include "ctl.h"
 #include "log.h"
 #include "macro.h"
+#include "strbuf.h"
+
+static const char *esc(struct strbuf *sb, const char *s)
+{
+	strbuf_clear(sb);
+	(void)strbuf_append_escaped(sb, s);
+	return strbuf_str(sb);
+}
 
 int verb_apply(int argc, char **argv)
 {
 	struct df_policy *p = NULL;
 	struct df_report *rep = NULL;
+	struct strbuf sb = STRBUF_INIT;
 	int lockfd = -1, r, ret;
 
 	if (!arg_dry_run && !arg_sysroot && geteuid() != 0) {
@@ -48,15 +57,16 @@ int verb_apply(int argc, char **argv)
 		for (size_t i = 0; i < rep->nactions; i++) {
 			const struct df_action *a = &rep->actions[i];
 
+			/* Names from sysfs, escaped: none reaches the terminal raw. */
 			printf("%s%s", arg_dry_run ? "would " : "", df_action_name(a->kind));
 			if (a->bus)
-				printf(" %s", a->bus);
+				printf(" %s", esc(&sb, a->bus));
 			if (a->driver)
-				printf(" %s", a->driver);
+				printf(" %s", esc(&sb, a->driver));
 			if (a->device)
-				printf(" %s", a->device);
+				printf(" %s", esc(&sb, a->device));
 			if (a->value)
-				printf(" = %s", a->value);
+				printf(" = %s", esc(&sb, a->value));
 			if (a->error)
 				printf(": failed: %s", strerror(-a->error));
 			putchar('\n');
@@ -70,6 +80,7 @@ int verb_apply(int argc, char **argv)
 	if (rep->counts.errors)
 		ret = EXIT_ERROR;
 out:
+	strbuf_release(&sb);
 	df_report_free(rep);
 	df_policy_free(p);
 	if (lockfd >= 0)

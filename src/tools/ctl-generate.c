@@ -37,8 +37,15 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 		if (drv->ndevices == 0)
 			continue;
 		if (df_driver_name_check(drv->name, &why) < 0) {
-			log_error("bus %s: driver '%s' %s: it cannot be allowed by name", bus->name,
-				  drv->name, why);
+			struct strbuf b = STRBUF_INIT, d = STRBUF_INIT;
+
+			/* Names from sysfs, escaped: none reaches the terminal raw. */
+			(void)strbuf_append_escaped(&b, bus->name);
+			(void)strbuf_append_escaped(&d, drv->name);
+			log_error("bus %s: driver '%s' %s: it cannot be allowed by name",
+				  strbuf_str(&b), strbuf_str(&d), why);
+			strbuf_release(&b);
+			strbuf_release(&d);
 			r = -EINVAL;
 			break;
 		}

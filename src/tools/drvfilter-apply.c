@@ -60,27 +60,34 @@ static void help(void)
 	       DRVFILTER_POLICY_PATH);
 }
 
-/* What the kernel keeps of one /dev/kmsg record. */
-#define KMSG_RECORD_MAX 1024
+/*
+ * The longest write /dev/kmsg takes as one record: LOG_LINE_MAX, 1024 minus
+ * the prefix room, 976 bytes with CONFIG_PRINTK_CALLER. A longer write fails
+ * whole (EINVAL), so a longer line is cut to fit, and says so.
+ */
+#define KMSG_RECORD_MAX 976
 #define KMSG_PREFIX "drvfilter: "
 
 _printf_(6, 0) static void log_fn(void *data, int priority, const char *file, int line,
 				  const char *fn, const char *format, va_list args)
 {
-	char msg[KMSG_RECORD_MAX];
+	char msg[2 * KMSG_RECORD_MAX];
 	int n;
 
 	vsnprintf(msg, sizeof(msg), format, args);
 	/* The kernel log gets what changes something or fails; -v adds the rest. */
 	if (kmsg_fd >= 0 && priority <= LOG_NOTICE) {
 		/* One write per line: /dev/kmsg takes each write as one record. */
-		char rec[sizeof("<NNN>" KMSG_PREFIX "\n") + KMSG_RECORD_MAX];
+		char rec[KMSG_RECORD_MAX + 1];
 
 		n = snprintf(rec, sizeof(rec), "<%d>" KMSG_PREFIX "%s\n", LOG_DAEMON | priority,
 			     msg);
+		if (n >= (int)sizeof(rec)) {
+			memcpy(rec + KMSG_RECORD_MAX - 4, "...\n", 4);
+			n = KMSG_RECORD_MAX;
+		}
 		if (n > 0)
-			(void)!write(kmsg_fd, rec,
-				     (size_t)n < sizeof(rec) ? (size_t)n : sizeof(rec) - 1);
+			(void)!write(kmsg_fd, rec, (size_t)n);
 	}
 	if (priority <= LOG_WARNING || arg_verbose || arg_dry_run || kmsg_fd < 0)
 		fprintf(stderr, "drvfilter-apply: %s\n", msg);
