@@ -84,6 +84,13 @@ int df_read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
 /* 0 when @name can be a bus (or driver) name in a policy, else -EINVAL with *@why set. */
 int df_bus_name_check(const char *name, const char **why);
 int df_driver_name_check(const char *name, const char **why);
+/* The longest module name: the kernel's MODULE_NAME_LEN, 56 with its NUL. */
+#define DF_MODNAME_MAX 55
+/*
+ * 0 when @name can be a module's name ([A-Za-z0-9_-], 1 to DF_MODNAME_MAX
+ * bytes), the only names that may reach modprobe.d or a command line.
+ */
+int df_modname_check(const char *name);
 /* Room for a name of DF_NAME_MAX bytes escaped by df_esc(), and its "...". */
 #define DF_ESC_SIZE (4 * DF_NAME_MAX + 4)
 /*

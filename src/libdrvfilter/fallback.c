@@ -18,6 +18,7 @@ int df_fallback_blacklist(struct df_run *run)
 {
 	struct df_modules *m = NULL;
 	struct strbuf sb = STRBUF_INIT;
+	char esc[DF_ESC_SIZE];
 	char **mods = NULL;
 	size_t n = 0;
 	int r, err = 0;
@@ -44,13 +45,27 @@ int df_fallback_blacklist(struct df_run *run)
 			   "# Modules that provide only denied drivers. Do not edit: it is "
 			   "rewritten at every boot.\n",
 			   run->p->path, run->p->sha256[0] ? run->p->sha256 : "none: fail closed");
-	for (size_t i = 0; i < n && r >= 0; i++)
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		/* A name with a blank would be a command in an install line: modules' names only. */
+		if (df_modname_check(mods[i]) < 0) {
+			df_problem(run, NULL, NULL,
+				   "a module name that is not one ([A-Za-z0-9_-], at most %d "
+				   "bytes) is "
+				   "not written to the blacklist: '%s'",
+				   DF_MODNAME_MAX, df_esc(mods[i], esc));
+			free(mods[i]);
+			mods[i] = NULL;
+			continue;
+		}
 		r = strbuf_appendf(&sb, "blacklist %s\ninstall %s /bin/false\n", mods[i], mods[i]);
+	}
 	if (r >= 0 && !run->dry_run)
 		err = df_write_file_atomic(run->ctx, "/run/modprobe.d", "drvfilter.conf", sb.s,
 					   sb.len, 0644);
 	strbuf_release(&sb);
 	for (size_t i = 0; i < n && r >= 0; i++) {
+		if (!mods[i])
+			continue;
 		if (!err)
 			run->rep->counts.blacklisted++;
 		r = df_record(run, DF_ACT_BLACKLIST, NULL, mods[i], NULL, NULL, err);

@@ -167,3 +167,16 @@ const char *df_esc(const char *s, char buf[DF_ESC_SIZE])
 	buf[o] = '\0';
 	return buf;
 }
+
+int df_modname_check(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > DF_MODNAME_MAX)
+		return -EINVAL;
+	for (const char *s = name; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return -EINVAL;
+	return 0;
+}
