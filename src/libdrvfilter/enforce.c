@@ -76,10 +76,13 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 	keep = ndevices > 0 && df_policy_bound(run->p) == DF_BOUND_KEEP;
 	r = 0;
 	if (kernel && locked) {
-		/* Cannot write any more: say whether the kernel agrees with the policy. */
+		/*
+		 * The bit cannot be written any more: say whether the kernel agrees
+		 * with the policy, and unbind what the denied driver holds all the
+		 * same (a mismatch, or a bind the kernel let through) unless the
+		 * policy keeps it.
+		 */
 		r = df_kfilter_check_bit(run, fd, "allowed", bus, name, keep, true);
-		/* Still bound to a denied driver under a locked policy: nothing more to do. */
-		keep = true;
 	} else if (kernel) {
 		const char *value = keep ? "1" : "0";
 		int err = df_run_write_at(run, fd, "allowed", value);
@@ -191,7 +194,8 @@ static int apply_kernel(struct df_run *run, int kfd)
 		r = df_kfilter_write_lists(run, kfd);
 	if (r >= 0)
 		r = walk_drivers(run, locked);
-	if (r >= 0 && !locked && run->p->lock)
+	/* A policy the kernel did not take whole is locked as it failed closed. */
+	if (r >= 0 && !locked && (run->p->lock || run->rep->fail_closed))
 		r = df_kfilter_lock(run, kfd, &locked);
 	run->rep->locked = locked;
 	return r;

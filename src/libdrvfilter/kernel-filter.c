@@ -29,18 +29,32 @@ int df_kfilter_read_locked(int kfd)
 int df_kfilter_write_lists(struct df_run *run, int kfd)
 {
 	_cleanup_free_ char *allow = NULL, *deny = NULL;
-	int r;
+	int r, aerr, derr;
 
 	r = df_policy_kernel_lists(run->p, &allow, &deny);
 	if (r < 0)
 		return r;
 	/* An empty list is written as a lone newline, which the kernel takes as "none". */
-	r = df_record(run, DF_ACT_KERNEL_LIST, NULL, "allow", NULL, allow,
-		      df_run_write_at(run, kfd, "allow", *allow ? allow : "\n"));
+	aerr = df_run_write_at(run, kfd, "allow", *allow ? allow : "\n");
+	r = df_record(run, DF_ACT_KERNEL_LIST, NULL, "allow", NULL, allow, aerr);
+	derr = df_run_write_at(run, kfd, "deny", *deny ? deny : "\n");
 	if (r >= 0)
-		r = df_record(run, DF_ACT_KERNEL_LIST, NULL, "deny", NULL, deny,
-			      df_run_write_at(run, kfd, "deny", *deny ? deny : "\n"));
-	return r;
+		r = df_record(run, DF_ACT_KERNEL_LIST, NULL, "deny", NULL, deny, derr);
+	if (r < 0 || (!aerr && !derr))
+		return r;
+	/*
+	 * A list the kernel refused (too long for one sysfs write, or cut
+	 * short) must not leave a wider policy in force, and must not be
+	 * locked in: deny everything the allow list in the kernel does not
+	 * name, and have the run lock it.
+	 */
+	run->rep->fail_closed = true;
+	df_log_cond(run->ctx, LOG_CRIT,
+		    "action=fail-closed the kernel did not take the policy's %s list: every driver "
+		    "its allow list does not name is denied, and the policy is locked",
+		    aerr ? "allow" : "deny");
+	return df_record(run, DF_ACT_KERNEL_LIST, NULL, "deny", NULL, "ALL:ALL",
+			 df_run_write_at(run, kfd, "deny", "ALL:ALL"));
 }
 
 int df_kfilter_lock(struct df_run *run, int kfd, bool *locked)

@@ -610,6 +610,34 @@ static int compile(struct df_policy *p, struct df_diags *diags)
 	return 0;
 }
 
+/*
+ * The lists go to /sys/kernel/driver_filter in one write each, which sysfs
+ * cuts at a page: a longer one would fail at boot, and apply would fail
+ * closed (every driver denied). An error, unless the policy never uses the
+ * kernel's filter.
+ */
+static int check_kernel_lists(const struct df_policy *p, struct df_diags *diags)
+{
+	_cleanup_free_ char *allow = NULL, *deny = NULL;
+	int r = df_policy_kernel_lists(p, &allow, &deny);
+
+	if (r < 0 || p->mode == DF_MODE_FALLBACK)
+		return r;
+	for (int k = 0; k < 2 && r >= 0; k++) {
+		size_t n = strlen(k ? deny : allow);
+
+		if (n > DF_KERNEL_LIST_MAX)
+			r = df_diags_add(
+				diags, DF_ERROR, 0,
+				"the kernel's %s list would take %zu bytes, but it takes at "
+				"most %d in one write: in kernel mode the policy would fail "
+				"closed (every driver denied); shorten the list (globs, ALL) or "
+				"set [filter] mode = fallback",
+				k ? "deny" : "allow", n, DF_KERNEL_LIST_MAX);
+	}
+	return r;
+}
+
 static struct df_policy *policy_new(const char *path)
 {
 	struct df_policy *p = calloc(1, sizeof(*p));
@@ -674,6 +702,8 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 		r = df_diags_add(diags, DF_ERROR, 0,
 				 "the policy has no rules and no default: it would allow every "
 				 "driver; write '[filter] default = allow' if that is meant");
+	if (r >= 0)
+		r = check_kernel_lists(p, diags);
 	if (r >= 0)
 		r = df_policy_lint(p, diags);
 out:

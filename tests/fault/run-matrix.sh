@@ -75,9 +75,14 @@ while read -r mode op match fault times want touched; do
 	case $match in state.json) [ "$want" != 0 ] && state_fault=true ;; esac
 	if $state_fault; then
 		# A state file from an earlier run must survive a failed write whole.
-		"$APPLY" --sysroot "$root" >/dev/null 2>&1
+		# It comes from a tree of its own: a second run on this one would find
+		# the kernel locked, and the fixture's devices still bound.
+		rm -rf "$tmp/prev"
+		mktree "$tmp/prev" "$mode"
+		"$APPLY" --sysroot "$tmp/prev" >/dev/null 2>&1
+		mkdir -p "$root/run/drvfilter"
+		cp "$tmp/prev/run/drvfilter/state.json" "$root/run/drvfilter/state.json"
 		cp "$root/run/drvfilter/state.json" "$tmp/state.before"
-		: >"$root/dev/kmsg"
 	fi
 	log=$tmp/fault$total.log
 	: >"$log"

@@ -199,6 +199,32 @@ START_TEST(test_no_rules)
 }
 END_TEST
 
+/* A list longer than one sysfs write takes would fail closed at boot: an error, unless fallback. */
+START_TEST(test_kernel_list_too_long)
+{
+	char text[8192];
+	size_t n = 0;
+	struct df_policy *p = NULL;
+	struct df_diags d;
+
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "[deny]\n");
+	/* 12 keys of 10 names of 39 bytes: about 4,900 bytes as the kernel's list. */
+	for (int k = 0; k < 12; k++) {
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "bus%d = ", k);
+		for (int j = 0; j < 10; j++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+					      "%sdriver_%02d_%02d_%026d", j ? ", " : "", k, j, 0);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "\n");
+	}
+	ck_assert_int_eq(tu_load_text(text, &d, &p), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(d.items[0].message, "the kernel's deny list would take"));
+	df_diags_release(&d);
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "[filter]\nmode = fallback\n");
+	p = tu_load_ok(text);
+	df_policy_free(p);
+}
+END_TEST
+
 START_TEST(test_check_system)
 {
 	char root[] = "/tmp/drvfilter-sysroot-XXXXXX", path[256];
@@ -268,6 +294,7 @@ int main(void)
 	tcase_add_test(tc, test_many_errors_capped);
 	tcase_add_test(tc, test_warnings);
 	tcase_add_test(tc, test_no_rules);
+	tcase_add_test(tc, test_kernel_list_too_long);
 	tcase_add_test(tc, test_check_system);
 	tcase_add_test(tc, test_ctx_path);
 	suite_add_tcase(s, tc);
