@@ -118,7 +118,7 @@ int df_open_dir_at(int dirfd, const char *rel);
  * NUL, or another -errno.
  */
 ssize_t df_read_at(int dirfd, const char *rel, char *buf, size_t size);
-ssize_t df_read_file(const struct df_ctx *ctx, const char *path, char *buf, size_t size);
+/* df_read_file(), the same for an absolute path under the sysroot, is in drvfilter.h. */
 /* Write @value with one write(2): 0, -EIO on a short write, or -errno. */
 int df_write_at(int dirfd, const char *rel, const char *value);
 /* The last component of a link's target, checked as df_sysfs_name_check() does. */

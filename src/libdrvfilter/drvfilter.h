@@ -78,6 +78,13 @@ const char *df_severity_name(enum df_severity s);
  */
 int df_read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
 
+/*
+ * A small file (@path, absolute, under the context's sysroot) into @buf
+ * (@size bytes, NUL included) without its trailing newlines: the length,
+ * -EFBIG when it does not fit, -EBADMSG when it holds a NUL, or -errno.
+ */
+ssize_t df_read_file(const struct df_ctx *ctx, const char *path, char *buf, size_t size);
+
 /* ---- names ---- */
 
 #define DF_NAME_MAX 255

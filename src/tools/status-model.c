@@ -24,6 +24,61 @@ static const char *guarantee(enum df_mode mode)
 	       "probe before userspace runs";
 }
 
+#define BLACKLIST "/run/modprobe.d/drvfilter.conf"
+
+/* Fallback mode stands on its blacklist: it must be there, written for the policy applied. */
+static void blacklist_drift(struct status *s)
+{
+	char head[512];
+	const char *sha;
+	ssize_t n = df_read_file(ctl_ctx, BLACKLIST, head, sizeof(head));
+
+	if (n == -EFBIG) {
+		/* Longer than the buffer is fine: only its first line matters. */
+		_cleanup_free_ char *path = df_ctx_path(ctl_ctx, BLACKLIST);
+		FILE *f = path ? fopen(path, "re") : NULL;
+
+		n = f && fgets(head, sizeof(head), f) ? (ssize_t)strlen(head) : -EIO;
+		if (f)
+			fclose(f);
+	}
+	if (n < 0) {
+		s->drift = "the module blacklist " BLACKLIST " is missing or cannot be read: modules "
+			   "the policy denies can be loaded";
+		return;
+	}
+	sha = strstr(head, "(sha256 ");
+	if (!sha || strncmp(sha + 8, s->state.policy_sha256, strlen(s->state.policy_sha256)) != 0 ||
+	    sha[8 + strlen(s->state.policy_sha256)] != ')') {
+		s->drift = "the module blacklist " BLACKLIST " was not written for the policy "
+			   "applied: rerun drvfilter-apply";
+	}
+}
+
+/* Kernel mode stands on the lists in the kernel: they must read back as the policy's. */
+static void kernel_lists_drift(struct status *s)
+{
+	_cleanup_free_ char *allow = NULL, *deny = NULL;
+	char cur[DF_KERNEL_LIST_MAX + 2];
+
+	if (df_policy_kernel_lists(s->policy, &allow, &deny) < 0)
+		return;
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? "deny" : "allow", *want = k ? deny : allow;
+		char path[64];
+
+		snprintf(path, sizeof(path), "/sys/kernel/driver_filter/%s", name);
+		if (df_read_file(ctl_ctx, path, cur, sizeof(cur)) >= 0 && streq(cur, want))
+			continue;
+		snprintf(s->drift_buf, sizeof(s->drift_buf),
+			 "the kernel's %s list is not the policy's: it was changed after apply, or "
+			 "not written whole",
+			 name);
+		s->drift = s->drift_buf;
+		return;
+	}
+}
+
 static void find_drift(struct status *s)
 {
 	const char *sha = df_policy_sha256(s->policy);
@@ -39,13 +94,24 @@ static void find_drift(struct status *s)
 	} else if (s->state.override)
 		s->drift = "drvfilter=off was on the kernel command line: nothing was enforced";
 	else if (s->state.fail_closed)
-		s->drift = "the policy was not usable at boot: it was enforced fail closed";
+		s->drift = "enforcement failed closed at boot (the policy could not be used, or the "
+			   "kernel did not take it; journalctl -k -g drvfilter says why)";
 	else if (!streq(s->state.policy_sha256, sha)) {
 		snprintf(s->drift_buf, sizeof(s->drift_buf),
 			 "the policy applied at boot (sha256 %.12s) is not the one on disk "
 			 "(sha256 %.12s): rebuild the initramfs (dracut -f) and reboot",
 			 s->state.policy_sha256, sha);
 		s->drift = s->drift_buf;
+	} else if (s->state.errors > 0) {
+		snprintf(s->drift_buf, sizeof(s->drift_buf),
+			 "the last apply failed %lld actions (journalctl -k -g drvfilter says "
+			 "which): the policy is not fully enforced",
+			 s->state.errors);
+		s->drift = s->drift_buf;
+	} else if (s->state.mode_kernel) {
+		kernel_lists_drift(s);
+	} else if (s->mods) {
+		blacklist_drift(s);
 	}
 }
 
