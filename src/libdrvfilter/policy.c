@@ -613,8 +613,8 @@ static int compile(struct df_policy *p, struct df_diags *diags)
 /*
  * The lists go to /sys/kernel/driver_filter in one write each, which sysfs
  * cuts at a page: a longer one would fail at boot, and apply would fail
- * closed (every driver denied). An error, unless the policy never uses the
- * kernel's filter.
+ * closed (every driver denied). An error with mode = kernel, a warning with
+ * mode = auto (a stock kernel would not need them), nothing in fallback.
  */
 static int check_kernel_lists(const struct df_policy *p, struct df_diags *diags)
 {
@@ -628,7 +628,7 @@ static int check_kernel_lists(const struct df_policy *p, struct df_diags *diags)
 
 		if (n > DF_KERNEL_LIST_MAX)
 			r = df_diags_add(
-				diags, DF_ERROR, 0,
+				diags, p->mode == DF_MODE_KERNEL ? DF_ERROR : DF_WARNING, 0,
 				"the kernel's %s list would take %zu bytes, but it takes at "
 				"most %d in one write: in kernel mode the policy would fail "
 				"closed (every driver denied); shorten the list (globs, ALL) or "
