@@ -102,6 +102,12 @@ static void find_drift(struct status *s)
 			 "(sha256 %.12s): rebuild the initramfs (dracut -f) and reboot",
 			 s->state.policy_sha256, sha);
 		s->drift = s->drift_buf;
+	} else if (s->state.mode_kernel != (s->mode == DF_MODE_KERNEL)) {
+		snprintf(s->drift_buf, sizeof(s->drift_buf),
+			 "the policy was applied in %s mode, but this system enforces in %s mode: "
+			 "rerun drvfilter-apply",
+			 s->state.mode, df_mode_name(s->mode));
+		s->drift = s->drift_buf;
 	} else if (s->state.errors > 0) {
 		snprintf(s->drift_buf, sizeof(s->drift_buf),
 			 "the last apply failed %lld actions (journalctl -k -g drvfilter says "
