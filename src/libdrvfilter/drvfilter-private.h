@@ -76,6 +76,7 @@ struct df_entry {
 	char *key; /* bus name, or "ALL" */
 	bool any_bus;
 	unsigned line;
+	const char *file; /* one of the policy's files */
 	char *names; /* the list, split in place: rules[i].name points into it */
 	struct df_rule *rules;
 	size_t nrules;
@@ -83,6 +84,8 @@ struct df_entry {
 
 struct df_policy {
 	char *path;
+	char **files; /* path first, then its drop-ins */
+	size_t nfiles;
 	struct df_entry *entries; /* [allow] and [deny] lines, in file order */
 	size_t nentries;
 	size_t capentries;

@@ -52,22 +52,30 @@ struct df_diag {
 	enum df_severity severity;
 	unsigned line; /* 1-based; 0 when the message is about the whole file */
 	char *message; /* printable: bytes from the input are escaped */
+	const char *file; /* the file it is about (a drop-in, say); NULL: the diags' file */
 };
 
 /* At most this many are kept; errors and warnings count them all. */
 #define DF_DIAGS_KEPT 100
 
 struct df_diags {
-	char *file;
+	char *file; /* the policy (its main file) */
 	struct df_diag *items;
 	size_t count;
 	size_t cap;
 	size_t errors;
 	size_t warnings;
+	char **files; /* the files messages are about, in the order they were read */
+	size_t nfiles;
+	const char *current; /* what df_diags_add() says messages are about; NULL: file */
 };
 
 void df_diags_init(struct df_diags *d);
 void df_diags_release(struct df_diags *d);
+/* Messages added from now on are about @path (a copy is kept); NULL: the main file. */
+int df_diags_set_file(struct df_diags *d, const char *path);
+/* The file a message is about. */
+const char *df_diag_file(const struct df_diags *d, const struct df_diag *g);
 const char *df_severity_name(enum df_severity s);
 
 /* ---- files ---- */
@@ -140,6 +148,8 @@ struct df_rule {
 	const char *key; /* a bus, "ALL", or "default" */
 	const char *name; /* a driver name, a glob, "ALL", or "allow"/"deny" for the default */
 	unsigned line; /* 0: not written in the file (the implicit default) */
+	const char
+		*file; /* the file it is written in (the policy's or a drop-in); NULL with line 0 */
 };
 
 struct df_verdict {
@@ -151,10 +161,18 @@ struct df_policy;
 
 /* The policy file may belong to another user and be writable by others (tests, sysroots). */
 #define DF_LOAD_ANY_OWNER (1u << 0)
+/* Read the drop-ins too: PATH.d/NAME.conf after PATH, in lexical order. */
+#define DF_LOAD_DROPINS (1u << 1)
+/* ... and the runtime ones, /run/drvfilter.conf.d/NAME.conf (under the sysroot), last. */
+#define DF_LOAD_RUNTIME (1u << 2)
+/* Where the runtime drop-ins are (drvfilterctl allow/deny write there). */
+#define DF_RUNTIME_DROPIN_DIR "/run/drvfilter.conf.d"
 
 /*
- * Read and validate the policy at @path. Every problem goes into @diags, which
- * the caller initialised; its file name is set to @path.
+ * Read and validate the policy at @path, with its drop-ins as @flags say:
+ * one set, in order; lists of one section and key are joined across files; a
+ * [filter] setting is made in one file only. Every problem goes into @diags,
+ * which the caller initialised, with its file; the diags' file is @path.
  * Returns 0 and the policy when there is no error (warnings allowed), -EINVAL
  * when the file has errors, another negative errno when it could not be read.
  */
@@ -170,7 +188,14 @@ struct df_policy *df_policy_free(struct df_policy *p);
 int df_policy_new_fail_closed(const char *path, struct df_policy **ret);
 
 const char *df_policy_path(const struct df_policy *p);
-/* The SHA-256 of the file's bytes as read, in hex; "" for a fail-closed policy. */
+/* The files read, @path first, then the drop-ins in the order they were read. */
+size_t df_policy_nfiles(const struct df_policy *p);
+const char *df_policy_file(const struct df_policy *p, size_t i);
+/*
+ * The policy's digest, in hex: the SHA-256 of the file's bytes as read when
+ * it is one file; with drop-ins, of each file's name and bytes in order (see
+ * drvfilter.conf(5)). "" for a fail-closed policy.
+ */
 const char *df_policy_sha256(const struct df_policy *p);
 bool df_policy_fail_closed(const struct df_policy *p);
 bool df_policy_default_allows(const struct df_policy *p);

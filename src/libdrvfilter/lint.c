@@ -28,6 +28,17 @@ static const struct df_rule *covering_allow(const struct df_policy *p, const str
 	return p->allow.any.all;
 }
 
+/* "line N" for a rule of @from's file, "FILE:N" for one of another file. */
+static const char *where(const struct df_rule *r, const struct df_entry *from, char *buf,
+			 size_t size)
+{
+	if (!r->file || !from->file || streq(r->file, from->file))
+		snprintf(buf, size, "line %u", r->line);
+	else
+		snprintf(buf, size, "%s:%u", r->file, r->line);
+	return buf;
+}
+
 int df_policy_lint(const struct df_policy *p, struct df_diags *diags)
 {
 	for (size_t i = 0; i < p->nentries; i++) {
@@ -37,27 +48,31 @@ int df_policy_lint(const struct df_policy *p, struct df_diags *diags)
 			continue;
 		for (size_t j = 0; j < e->nrules; j++) {
 			const struct df_rule *d = &e->rules[j], *a = covering_allow(p, e, d);
+			char at[PATH_MAX + 16];
 			int r;
 
 			if (!a)
 				continue;
+			r = df_diags_set_file(diags, e->file);
+			if (r < 0)
+				return r;
 			if (streq(a->name, "ALL") || streq(d->name, "ALL") ||
 			    df_name_is_glob(d->name))
 				r = df_diags_add(diags, DF_WARNING, e->line,
 						 "[deny] %s = %s can never match: [allow] %s = %s "
-						 "(line %u) wins over it",
-						 d->key, d->name, a->key, a->name, a->line);
+						 "(%s) wins over it",
+						 d->key, d->name, a->key, a->name,
+						 where(a, e, at, sizeof(at)));
 			else
 				r = df_diags_add(
 					diags, DF_WARNING, e->line,
-					"%s:%s is both allowed (line %u) and denied; allow "
-					"wins",
-					d->key, d->name, a->line);
+					"%s:%s is both allowed (%s) and denied; allow wins", d->key,
+					d->name, where(a, e, at, sizeof(at)));
 			if (r < 0)
 				return r;
 		}
 	}
-	return 0;
+	return df_diags_set_file(diags, NULL);
 }
 
 int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags)

@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "drvfilter-private.h"
+#include "strv.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "suggest.h"
@@ -412,8 +413,14 @@ static void apply_filter_setting(struct df_policy *p, size_t setting, int word, 
 	}
 }
 
-static int load_filter_key(struct df_policy *p, const char *key, const char *val, unsigned line,
-			   struct df_diags *diags)
+/* Where each [filter] setting was made, across the files of the set. */
+struct filter_where {
+	const char *file;
+	unsigned line;
+};
+
+static int load_filter_key(struct df_policy *p, struct filter_where *where, const char *file,
+			   const char *key, const char *val, unsigned line, struct df_diags *diags)
 {
 	const char *keys[ARRAY_SIZE(filter_settings)];
 	struct strbuf sb = STRBUF_INIT;
@@ -427,9 +434,22 @@ static int load_filter_key(struct df_policy *p, const char *key, const char *val
 		keys[i] = f->key;
 		if (!streq(key, f->key))
 			continue;
+		/*
+		 * Made once in the whole set: a drop-in that changed default = deny
+		 * to allow unseen would loosen the policy; edit the file that says it.
+		 */
+		if (where[i].line)
+			return df_diags_add(
+				diags, DF_ERROR, line,
+				"'%s' is set again (first in %s:%u): a [filter] setting is "
+				"made in one file of the policy only",
+				f->key, where[i].file, where[i].line);
 		word = index_of(val, f->words, f->nwords);
 		if (word >= 0) {
+			where[i] = (struct filter_where){ file, line };
 			apply_filter_setting(p, i, word, line);
+			if (i == 0)
+				p->default_rule.file = file;
 			return 0;
 		}
 		r = escaped(&sb, val);
@@ -510,14 +530,15 @@ static int parse_list(struct df_entry *e, struct df_diags *diags)
 						 "invalid driver name '%s': it %s", strbuf_str(&sb),
 						 why);
 		}
-		e->rules[e->nrules++] = (struct df_rule){ e->section, e->key, name, e->line };
+		e->rules[e->nrules++] =
+			(struct df_rule){ e->section, e->key, name, e->line, e->file };
 	}
 	strbuf_release(&sb);
 	return r;
 }
 
-static int load_list_key(struct df_policy *p, enum df_section section, const char *key,
-			 const char *val, unsigned line, struct df_diags *diags)
+static int load_list_key(struct df_policy *p, const char *file, enum df_section section,
+			 const char *key, const char *val, unsigned line, struct df_diags *diags)
 {
 	struct df_entry *e;
 	const char *why;
@@ -527,7 +548,7 @@ static int load_list_key(struct df_policy *p, enum df_section section, const cha
 	if (!e)
 		return -ENOMEM;
 	p->nentries++;
-	*e = (struct df_entry){ .section = section, .line = line };
+	*e = (struct df_entry){ .section = section, .line = line, .file = file };
 	e->any_bus = strcasecmp(key, "all") == 0;
 	if (!e->any_bus && df_bus_name_check(key, &why) < 0) {
 		struct strbuf sb = STRBUF_INIT;
@@ -546,8 +567,9 @@ static int load_list_key(struct df_policy *p, enum df_section section, const cha
 	return parse_list(e, diags);
 }
 
-/* Build the policy from what the scan read (and iniparser confirmed), entry by entry. */
-static int load_entries(struct df_policy *p, const struct df_lex *lex, struct df_diags *diags)
+/* Build the policy from what the scan of @file read (and iniparser confirmed), entry by entry. */
+static int load_entries(struct df_policy *p, struct filter_where *where, const char *file,
+			const struct df_lex *lex, struct df_diags *diags)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r = 0;
@@ -581,10 +603,10 @@ static int load_entries(struct df_policy *p, const struct df_lex *lex, struct df
 		if (sec < 0)
 			continue; /* reported with its section */
 		if (sec == DF_SECTION_FILTER)
-			r = load_filter_key(p, colon + 1, e->value, e->line, diags);
+			r = load_filter_key(p, where, file, colon + 1, e->value, e->line, diags);
 		else
-			r = load_list_key(p, (enum df_section)sec, colon + 1, e->value, e->line,
-					  diags);
+			r = load_list_key(p, file, (enum df_section)sec, colon + 1, e->value,
+					  e->line, diags);
 	}
 	strbuf_release(&sb);
 	return r;
@@ -599,7 +621,7 @@ static int compile(struct df_policy *p, struct df_diags *diags)
 		for (size_t j = 0; j < e->nrules; j++) {
 			int r = df_ruleset_add(set, &e->rules[j], e->any_bus);
 
-			if (r == -EEXIST)
+			if (r == -EEXIST && (r = df_diags_set_file(diags, e->file)) >= 0)
 				r = df_diags_add(diags, DF_WARNING, e->line,
 						 "'%s' is listed twice for %s", e->rules[j].name,
 						 e->key);
@@ -648,20 +670,139 @@ static struct df_policy *policy_new(const char *path)
 	if (!p->path)
 		return df_policy_free(p);
 	p->default_allows = true;
-	p->default_rule = (struct df_rule){ DF_SECTION_FILTER, "default", "allow", 0 };
+	p->default_rule = (struct df_rule){ DF_SECTION_FILTER, "default", "allow", 0, NULL };
 	p->bound = DF_BOUND_UNBIND;
 	p->mode = DF_MODE_AUTO;
 	p->lock = false;
 	return p;
 }
 
+/* One file of the policy's set, as read. */
+struct policy_file {
+	const char *path;
+	char *label; /* its name in the digest */
+	char *buf;
+	size_t len;
+	struct df_lex lex;
+};
+
+/*
+ * The drop-ins of @dir (absolute, as given), NAME.conf in lexical order, into
+ * @paths and their digest names ("@prefix/NAME") into @labels. No directory
+ * is no drop-in; any other entry than NAME.conf is an error (hidden ones,
+ * such as an editor's copies, are passed over).
+ */
+static int list_dropins(const char *dir, const char *prefix, unsigned flags, struct df_diags *diags,
+			struct strv *paths, struct strv *labels)
+{
+	struct strv names = STRV_INIT;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int r = 0;
+
+	if (stat(dir, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	r = df_diags_set_file(diags, dir);
+	if (r < 0)
+		return r;
+	if (!S_ISDIR(st.st_mode))
+		return df_diags_add(diags, DF_ERROR, 0, "is not a directory of drop-ins");
+	if (!(flags & DF_LOAD_ANY_OWNER) && check_dir(dir, diags) < 0)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return df_diags_add(diags, DF_ERROR, 0, "cannot read the directory: %s",
+				    strerror(errno));
+	while ((r = df_dir_next(d, &de)) > 0) {
+		size_t n = strlen(de->d_name);
+		char esc[DF_ESC_SIZE];
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (n <= strlen(".conf") || !streq(de->d_name + n - strlen(".conf"), ".conf")) {
+			r = df_diags_add(diags, DF_ERROR, 0,
+					 "'%s' is not a drop-in (NAME.conf): move it out of the "
+					 "directory",
+					 df_esc(de->d_name, esc));
+			if (r < 0)
+				break;
+			continue;
+		}
+		r = strv_push(&names, de->d_name);
+		if (r < 0)
+			break;
+	}
+	closedir(d);
+	strv_sort(&names);
+	for (size_t i = 0; r >= 0 && i < names.n; i++) {
+		_cleanup_free_ char *path = NULL, *label = NULL;
+
+		if (asprintf(&path, "%s/%s", dir, names.v[i]) < 0 ||
+		    asprintf(&label, "%s/%s", prefix, names.v[i]) < 0)
+			r = -ENOMEM;
+		if (r >= 0)
+			r = strv_push(paths, path);
+		if (r >= 0)
+			r = strv_push(labels, label);
+	}
+	strv_release(&names);
+	return r < 0 ? r : 0;
+}
+
+/* The set's digest: one file's SHA-256, or that of every file's name, size and bytes. */
+static void policy_digest(struct df_policy *p, const struct policy_file *files, size_t n)
+{
+	struct sha256 s;
+	unsigned char d[SHA256_DIGEST_SIZE];
+
+	if (n == 1) {
+		sha256_hex(files[0].buf, files[0].len, p->sha256);
+		return;
+	}
+	sha256_init(&s);
+	sha256_update(&s, "drvfilter policy set\n", strlen("drvfilter policy set\n"));
+	for (size_t i = 0; i < n; i++) {
+		char head[64];
+
+		sha256_update(&s, files[i].label, strlen(files[i].label));
+		snprintf(head, sizeof(head), "\n%zu\n", files[i].len);
+		sha256_update(&s, head, strlen(head));
+		sha256_update(&s, files[i].buf, files[i].len);
+	}
+	sha256_final(&s, d);
+	for (size_t i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(p->sha256 + 2 * i, 3, "%02x", d[i]);
+}
+
+/*
+ * Read, scan and cross-check one file; its problems go to @diags, with its
+ * name. -errno when it cannot be read (an error of the set, recorded: the
+ * other files are still read), -ENOMEM, or 0.
+ */
+static int read_one(struct policy_file *f, unsigned flags, struct df_diags *diags)
+{
+	size_t errors = diags->errors;
+	int r = df_diags_set_file(diags, f->path);
+
+	if (r >= 0)
+		r = read_file(f->path, flags, diags, &f->buf, &f->len);
+	if (r < 0)
+		return r;
+	r = df_lex_scan(&f->lex, f->buf, f->len, diags);
+	if (r >= 0 && diags->errors == errors)
+		r = ini_cross_check(f->buf, f->len, &f->lex, diags);
+	return r;
+}
+
 int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct df_diags *diags,
 		   struct df_policy **ret)
 {
-	_cleanup_free_ char *buf = NULL;
+	struct strv paths = STRV_INIT, labels = STRV_INIT;
+	struct filter_where where[ARRAY_SIZE(filter_settings)] = { { 0 } };
+	struct policy_file *files = NULL;
 	struct df_policy *p = NULL;
-	struct df_lex lex = { 0 };
-	size_t len = 0, errors;
+	size_t errors, nfiles = 0;
 	int r;
 
 	free(diags->file);
@@ -669,32 +810,65 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 	if (!diags->file)
 		return -ENOMEM;
 	errors = diags->errors;
+	iniparser_set_error_callback(ini_error);
 
-	r = read_file(path, flags, diags, &buf, &len);
+	/* The set: the policy, its drop-ins, then the runtime ones. */
+	r = strv_push(&paths, path);
+	if (r >= 0)
+		r = strv_push(&labels, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	if (r >= 0 && (flags & DF_LOAD_DROPINS)) {
+		_cleanup_free_ char *dir = NULL;
+
+		if (asprintf(&dir, "%s.d", path) < 0)
+			r = -ENOMEM;
+		else
+			r = list_dropins(dir, "drvfilter.conf.d", flags, diags, &paths, &labels);
+	}
+	if (r >= 0 && (flags & DF_LOAD_RUNTIME)) {
+		_cleanup_free_ char *dir = df_ctx_path(ctx, DF_RUNTIME_DROPIN_DIR);
+
+		r = dir ? list_dropins(dir, "run", flags, diags, &paths, &labels) : -ENOMEM;
+	}
 	if (r < 0)
 		goto out;
-	r = df_lex_scan(&lex, buf, len, diags);
+	files = calloc(paths.n, sizeof(*files));
+	if (!files) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (nfiles = 0; nfiles < paths.n && r != -ENOMEM; nfiles++) {
+		int k;
+
+		files[nfiles].path = paths.v[nfiles];
+		files[nfiles].label = labels.v[nfiles];
+		k = read_one(&files[nfiles], flags, diags);
+		/* The first file that cannot be read says why the set cannot be. */
+		if (k < 0 && r == 0)
+			r = k;
+	}
 	if (r < 0 || diags->errors > errors)
 		goto out;
 
-	iniparser_set_error_callback(ini_error);
-	r = ini_cross_check(buf, len, &lex, diags);
-	if (r < 0 || diags->errors > errors)
-		goto out;
 	p = policy_new(path);
 	if (!p) {
 		r = -ENOMEM;
 		goto out;
 	}
-	sha256_hex(buf, len, p->sha256);
-	r = load_entries(p, &lex, diags);
+	policy_digest(p, files, nfiles);
+	for (size_t i = 0; i < nfiles && r >= 0; i++) {
+		r = df_diags_set_file(diags, files[i].path);
+		if (r >= 0)
+			r = load_entries(p, where, files[i].path, &files[i].lex, diags);
+	}
 	if (r < 0 || diags->errors > errors)
 		goto out;
 	r = compile(p, diags);
+	if (r >= 0)
+		r = df_diags_set_file(diags, NULL);
 	if (r < 0)
 		goto out;
 	/*
-	 * A file that says nothing (empty, comments only, or a truncated copy)
+	 * A set that says nothing (empty, comments only, or a truncated copy)
 	 * would allow every driver, while a missing one fails closed: refuse it,
 	 * and let an allow-all policy say so.
 	 */
@@ -707,16 +881,25 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 	if (r >= 0)
 		r = df_policy_lint(p, diags);
 out:
-	df_lex_release(&lex);
+	for (size_t i = 0; i < nfiles; i++) {
+		free(files[i].buf);
+		df_lex_release(&files[i].lex);
+	}
+	free(files);
+	strv_release(&labels);
+	(void)df_diags_set_file(diags, NULL);
 	df_diags_sort(diags);
 	if (r >= 0 && diags->errors > errors)
 		r = -EINVAL;
 	if (r < 0) {
 		df_dbg(ctx, "policy '%s' not loaded: %s", path, strerror(-r));
+		strv_release(&paths);
 		df_policy_free(p);
 		return r;
 	}
-	df_dbg(ctx, "policy '%s' loaded: %zu entries", path, p->nentries);
+	/* The entries and rules point at these names: the policy keeps them. */
+	p->files = strv_steal(&paths, &p->nfiles);
+	df_dbg(ctx, "policy '%s' loaded: %zu files, %zu entries", path, p->nfiles, p->nentries);
 	*ret = p;
 	return 0;
 }
@@ -734,6 +917,7 @@ struct df_policy *df_policy_free(struct df_policy *p)
 	}
 	free(p->entries);
 	free(p->path);
+	strv_free_array(p->files, p->nfiles);
 	free(p);
 	return NULL;
 }
@@ -762,6 +946,16 @@ int df_policy_new_fail_closed(const char *path, struct df_policy **ret)
 const char *df_policy_path(const struct df_policy *p)
 {
 	return p->path;
+}
+
+size_t df_policy_nfiles(const struct df_policy *p)
+{
+	return p->nfiles ? p->nfiles : 1;
+}
+
+const char *df_policy_file(const struct df_policy *p, size_t i)
+{
+	return p->nfiles ? p->files[i] : p->path;
 }
 
 const char *df_policy_sha256(const struct df_policy *p)

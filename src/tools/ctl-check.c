@@ -24,6 +24,7 @@ static void print_json(const struct df_diags *d, bool valid)
 		const struct df_diag *g = &d->items[i];
 
 		json_object_begin(&j);
+		json_field_string(&j, "file", df_diag_file(d, g));
 		json_field_string(&j, "severity", df_severity_name(g->severity));
 		json_field_int(&j, "line", g->line);
 		json_field_string(&j, "message", g->message);
@@ -50,7 +51,10 @@ int verb_check(int argc, char **argv)
 	if (!path)
 		return EXIT_ERROR;
 	df_diags_init(&d);
-	r = df_policy_load(ctl_ctx, path, ctl_load_flags(), &d, &p);
+	/* check FILE is about that file alone; without one, about the policy's set. */
+	r = df_policy_load(ctl_ctx, path,
+			   argc > 1 ? ctl_load_flags() & DF_LOAD_ANY_OWNER : ctl_load_flags(), &d,
+			   &p);
 	if (r >= 0)
 		r = df_policy_check_system(ctl_ctx, p, &d);
 	valid = r >= 0 && d.errors == 0;

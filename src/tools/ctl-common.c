@@ -22,8 +22,13 @@ char *ctl_policy_path(void)
 
 unsigned ctl_load_flags(void)
 {
-	/* Fixture trees belong to whoever runs the tests. */
-	return arg_sysroot ? DF_LOAD_ANY_OWNER : 0;
+	/*
+	 * Fixture trees belong to whoever runs the tests. The system's policy
+	 * is a set: its drop-ins, and the runtime ones; a policy named with
+	 * --policy brings its own drop-ins only.
+	 */
+	return (arg_sysroot ? DF_LOAD_ANY_OWNER : 0) | DF_LOAD_DROPINS |
+	       (arg_policy ? 0 : DF_LOAD_RUNTIME);
 }
 
 void ctl_print_diags(const struct df_diags *d, FILE *f, bool errors_only)
@@ -37,11 +42,11 @@ void ctl_print_diags(const struct df_diags *d, FILE *f, bool errors_only)
 			continue;
 		shown++;
 		if (g->line)
-			fprintf(f, "%s:%u: %s: %s\n", d->file, g->line,
+			fprintf(f, "%s:%u: %s: %s\n", df_diag_file(d, g), g->line,
 				df_severity_name(g->severity), g->message);
 		else
-			fprintf(f, "%s: %s: %s\n", d->file, df_severity_name(g->severity),
-				g->message);
+			fprintf(f, "%s: %s: %s\n", df_diag_file(d, g),
+				df_severity_name(g->severity), g->message);
 	}
 	if (total > shown)
 		fprintf(f, "%s: %zu more problems not shown\n", d->file, total - shown);

@@ -49,6 +49,7 @@ static void json_rule(struct json *j, const struct df_rule *r)
 		json_int(j, r->line);
 	else
 		json_string(j, NULL);
+	json_field_string(j, "file", r->line ? r->file : NULL);
 	json_object_end(j);
 }
 
@@ -93,8 +94,13 @@ int verb_explain(int argc, char **argv)
 			df_policy_free(p);
 			return EXIT_ERROR;
 		}
-		printf("%s:%s %s by %s\n", buses[i], drivers[i], v.allowed ? "allowed" : "denied",
-		       rule);
+		/* A rule of a drop-in says where it is. */
+		if (df_policy_nfiles(p) > 1 && v.rule->line && v.rule->file)
+			printf("%s:%s %s by %s (%s:%u)\n", buses[i], drivers[i],
+			       v.allowed ? "allowed" : "denied", rule, v.rule->file, v.rule->line);
+		else
+			printf("%s:%s %s by %s\n", buses[i], drivers[i],
+			       v.allowed ? "allowed" : "denied", rule);
 	}
 	if (arg_json) {
 		json_array_end(&j);

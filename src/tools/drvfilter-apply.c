@@ -250,7 +250,10 @@ static int load_policy(struct df_ctx *ctx, struct df_policy **ret, bool *failed)
 	if (!path)
 		return -ENOMEM;
 	df_diags_init(&d);
-	r = df_policy_load(ctx, path, arg_sysroot ? DF_LOAD_ANY_OWNER : 0, &d, ret);
+	r = df_policy_load(ctx, path,
+			   (arg_sysroot ? DF_LOAD_ANY_OWNER : 0) | DF_LOAD_DROPINS |
+				   (arg_policy ? 0 : DF_LOAD_RUNTIME),
+			   &d, ret);
 	if (r < 0) {
 		for (size_t i = 0; i < d.count; i++) {
 			const struct df_diag *g = &d.items[i];
@@ -258,10 +261,11 @@ static int load_policy(struct df_ctx *ctx, struct df_policy **ret, bool *failed)
 			if (g->severity != DF_ERROR)
 				continue;
 			if (g->line)
-				df_ctx_log(ctx, LOG_ERR, "action=error %s:%u: %s", d.file, g->line,
-					   g->message);
+				df_ctx_log(ctx, LOG_ERR, "action=error %s:%u: %s",
+					   df_diag_file(&d, g), g->line, g->message);
 			else
-				df_ctx_log(ctx, LOG_ERR, "action=error %s: %s", d.file, g->message);
+				df_ctx_log(ctx, LOG_ERR, "action=error %s: %s", df_diag_file(&d, g),
+					   g->message);
 		}
 		*failed = true;
 		r = df_policy_new_fail_closed(path, ret);

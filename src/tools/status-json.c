@@ -99,6 +99,11 @@ void status_print_json(const struct status *s)
 	json_field_string(&j, "path", df_policy_path(s->policy));
 	json_field_string(&j, "sha256", s->policy_valid ? df_policy_sha256(s->policy) : NULL);
 	json_field_bool(&j, "valid", s->policy_valid);
+	json_key(&j, "files");
+	json_array_begin(&j);
+	for (size_t i = 0; i < df_policy_nfiles(s->policy); i++)
+		json_string(&j, df_policy_file(s->policy, i));
+	json_array_end(&j);
 	json_object_end(&j);
 	print_applied(&j, s);
 	json_field_string(&j, "drift", s->drift);

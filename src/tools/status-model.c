@@ -43,8 +43,9 @@ static void blacklist_drift(struct status *s)
 			fclose(f);
 	}
 	if (n < 0) {
-		s->drift = "the module blacklist " BLACKLIST " is missing or cannot be read: modules "
-			   "the policy denies can be loaded";
+		s->drift =
+			"the module blacklist " BLACKLIST " is missing or cannot be read: modules "
+			"the policy denies can be loaded";
 		return;
 	}
 	sha = strstr(head, "(sha256 ");
@@ -94,8 +95,9 @@ static void find_drift(struct status *s)
 	} else if (s->state.override)
 		s->drift = "drvfilter=off was on the kernel command line: nothing was enforced";
 	else if (s->state.fail_closed)
-		s->drift = "enforcement failed closed at boot (the policy could not be used, or the "
-			   "kernel did not take it; journalctl -k -g drvfilter says why)";
+		s->drift =
+			"enforcement failed closed at boot (the policy could not be used, or the "
+			"kernel did not take it; journalctl -k -g drvfilter says why)";
 	else if (!streq(s->state.policy_sha256, sha)) {
 		snprintf(s->drift_buf, sizeof(s->drift_buf),
 			 "the policy applied at boot (sha256 %.12s) is not the one on disk "

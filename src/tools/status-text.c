@@ -49,6 +49,9 @@ static void print_summary(const struct status *s)
 	printf("Policy:     %s (sha256 %s)%s\n", df_policy_path(s->policy),
 	       s->policy_valid ? df_policy_sha256(s->policy) : "-",
 	       s->policy_valid ? "" : " INVALID");
+	for (size_t i = 1; i < df_policy_nfiles(s->policy); i++)
+		printf("%s%s\n", i == 1 ? "Drop-ins:   " : "            ",
+		       df_policy_file(s->policy, i));
 	if (s->state_r == 0) {
 		printf("Applied:    ");
 		print_time(s->state.applied_usec);
