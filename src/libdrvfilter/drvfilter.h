@@ -140,6 +140,8 @@ enum df_mode {
 	DF_MODE_AUTO,
 	DF_MODE_KERNEL,
 	DF_MODE_FALLBACK,
+	/* A policy's mode only: decide and log what auto would do, enforce nothing. */
+	DF_MODE_AUDIT,
 };
 
 /* One name of one KEY = LIST line, or the default. */
@@ -355,6 +357,7 @@ struct df_counts {
 struct df_report {
 	enum df_mode mode; /* DF_MODE_KERNEL or DF_MODE_FALLBACK */
 	bool dry_run;
+	bool audit; /* mode = audit: every action is what enforcement would have done */
 	bool override; /* drvfilter=off: nothing was enforced */
 	bool fail_closed;
 	bool locked; /* the kernel policy is locked now */
@@ -423,8 +426,13 @@ const char *df_mode_name(enum df_mode mode);
 #define DF_LOCK_WAIT_USEC (30LL * 1000 * 1000)
 int df_lock_take(struct df_ctx *ctx);
 const char *df_action_name(enum df_action_kind kind);
-/* "ok", "dry-run", "error", or "mismatch" for a failed check. */
-const char *df_action_result(enum df_action_kind kind, int error, bool dry_run);
+/* "ok", "dry-run", "audit", "error", or "mismatch" for a failed check. */
+const char *df_action_result(enum df_action_kind kind, int error, bool dry_run, bool audit);
+/*
+ * What an action is called in the kernel log and the state file: its name,
+ * or in audit mode "would-NAME" ("would-deny" for a bit written 0).
+ */
+const char *df_action_label(const struct df_action *a, bool audit);
 /*
  * 1 when the kernel command line (under the sysroot) holds drvfilter=off, else
  * 0 or -errno. Parameters are split as the kernel splits them (quotes keep
@@ -444,6 +452,7 @@ int df_cmdline_has_override(char *cmdline);
 struct df_state {
 	const char *mode; /* "kernel" or "fallback" (static) */
 	bool mode_kernel;
+	bool audit; /* mode = audit: nothing was enforced */
 	bool override;
 	bool fail_closed;
 	bool dry_run;

@@ -43,7 +43,9 @@ _printf_(4, 5) void df_warning(struct df_run *run, const char *bus, const char *
  * failed, else 0.
  */
 int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **ret);
-/* Write an attribute, unless this is a dry run. */
+/* Whether this run changes the system: not a dry run, not audit mode. */
+bool df_run_writes(const struct df_run *run);
+/* Write an attribute, unless this run changes nothing. */
 int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value);
 
 /* ---- kernel-filter.c: /sys/kernel/driver_filter and the allowed bits ---- */

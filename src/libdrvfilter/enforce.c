@@ -15,7 +15,10 @@
 
 enum df_mode df_effective_mode(const struct df_policy *p, bool kernel_filter)
 {
-	/* mode = kernel without the kernel's filter still enforces: in fallback mode. */
+	/*
+	 * mode = kernel without the kernel's filter still enforces: in fallback
+	 * mode. Audit mode is what auto would do.
+	 */
 	return kernel_filter && p->mode != DF_MODE_FALLBACK ? DF_MODE_KERNEL : DF_MODE_FALLBACK;
 }
 

@@ -59,7 +59,7 @@ int df_fallback_blacklist(struct df_run *run)
 		}
 		r = strbuf_appendf(&sb, "blacklist %s\ninstall %s /bin/false\n", mods[i], mods[i]);
 	}
-	if (r >= 0 && !run->dry_run)
+	if (r >= 0 && df_run_writes(run))
 		err = df_write_file_atomic(run->ctx, "/run/modprobe.d", "drvfilter.conf", sb.s,
 					   sb.len, 0644);
 	strbuf_release(&sb);

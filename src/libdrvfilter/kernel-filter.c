@@ -61,7 +61,7 @@ int df_kfilter_lock(struct df_run *run, int kfd, bool *locked)
 {
 	int err = df_run_write_at(run, kfd, "locked", "1");
 
-	*locked = !err && !run->dry_run;
+	*locked = !err && df_run_writes(run);
 	return df_record(run, DF_ACT_LOCK, NULL, NULL, NULL, "1", err);
 }
 

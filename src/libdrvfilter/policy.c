@@ -378,7 +378,7 @@ static int escaped(struct strbuf *sb, const char *s)
 /* The [filter] settings: each value is an index into its list of words. */
 static const char *const default_words[] = { "allow", "deny" };
 static const char *const bound_words[] = { "unbind", "keep" };
-static const char *const mode_words[] = { "auto", "kernel", "fallback" };
+static const char *const mode_words[] = { "auto", "kernel", "fallback", "audit" };
 static const char *const lock_words[] = { "no", "yes", "false", "true", "off", "on", "0", "1" };
 
 static const struct filter_setting {
@@ -389,7 +389,7 @@ static const struct filter_setting {
 } filter_settings[] = {
 	{ "default", default_words, ARRAY_SIZE(default_words), "allow or deny" },
 	{ "bound", bound_words, ARRAY_SIZE(bound_words), "unbind or keep" },
-	{ "mode", mode_words, ARRAY_SIZE(mode_words), "auto, kernel or fallback" },
+	{ "mode", mode_words, ARRAY_SIZE(mode_words), "auto, kernel, fallback or audit" },
 	{ "lock", lock_words, ARRAY_SIZE(lock_words), "yes or no" },
 };
 

@@ -15,6 +15,7 @@ static const char *const mode_names[] = {
 	[DF_MODE_AUTO] = "auto",
 	[DF_MODE_KERNEL] = "kernel",
 	[DF_MODE_FALLBACK] = "fallback",
+	[DF_MODE_AUDIT] = "audit",
 };
 
 const char *df_mode_name(enum df_mode mode)
@@ -37,12 +38,36 @@ const char *df_action_name(enum df_action_kind kind)
 	return action_names[kind];
 }
 
-const char *df_action_result(enum df_action_kind kind, int error, bool dry_run)
+const char *df_action_result(enum df_action_kind kind, int error, bool dry_run, bool audit)
 {
 	/* A check fails when the locked kernel disagrees with the policy. */
 	if (error)
 		return kind == DF_ACT_CHECK ? "mismatch" : "error";
-	return dry_run ? "dry-run" : "ok";
+	return dry_run ? "dry-run" : audit ? "audit" : "ok";
+}
+
+static const char *const audit_names[] = {
+	[DF_ACT_KERNEL_LIST] = "would-kernel-list",
+	[DF_ACT_ALLOWED] = "would-allow",
+	[DF_ACT_UNBIND] = "would-unbind",
+	[DF_ACT_KEEP] = "would-keep",
+	[DF_ACT_BLACKLIST] = "would-blacklist",
+	[DF_ACT_LOCK] = "would-lock",
+	[DF_ACT_CHECK] = "check",
+};
+
+static const char *label(enum df_action_kind kind, const char *value, bool audit)
+{
+	if (!audit)
+		return df_action_name(kind);
+	if (kind == DF_ACT_ALLOWED && value && streq(value, "0"))
+		return "would-deny";
+	return audit_names[kind];
+}
+
+const char *df_action_label(const struct df_action *a, bool audit)
+{
+	return label(a->kind, a->value, audit);
 }
 
 long long df_now_usec(clockid_t clock)
@@ -67,6 +92,7 @@ int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **re
 	}
 	rep->fail_closed = p->fail_closed;
 	rep->dry_run = dry_run;
+	rep->audit = p->mode == DF_MODE_AUDIT;
 	rep->started_usec = df_now_usec(CLOCK_REALTIME);
 	*ret = rep;
 	return 0;
@@ -126,7 +152,7 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 		       const char *driver, const char *device, const char *value, int error)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int r = strbuf_appendf(&sb, "action=%s", df_action_name(kind));
+	int r = strbuf_appendf(&sb, "action=%s", label(kind, value, run->rep->audit));
 
 	if (r >= 0 && bus)
 		r = append_field(&sb, "bus", bus);
@@ -141,7 +167,8 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 	if (r >= 0 && value)
 		r = append_field(&sb, "value", value);
 	if (r >= 0)
-		r = append_field(&sb, "result", df_action_result(kind, error, run->dry_run));
+		r = append_field(&sb, "result",
+				 df_action_result(kind, error, run->dry_run, run->rep->audit));
 	if (r >= 0 && error && kind != DF_ACT_CHECK)
 		r = append_field(&sb, "error", strerror(-error));
 	if (r >= 0)
@@ -244,5 +271,10 @@ int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **re
 
 int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value)
 {
-	return run->dry_run ? 0 : df_write_at(dirfd, rel, value);
+	return df_run_writes(run) ? df_write_at(dirfd, rel, value) : 0;
+}
+
+bool df_run_writes(const struct df_run *run)
+{
+	return !run->dry_run && !run->rep->audit;
 }

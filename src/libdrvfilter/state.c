@@ -37,6 +37,7 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 	json_field_int(&j, "version", DF_STATE_VERSION);
 	json_field_string(&j, "mode", df_mode_name(rep->mode));
 	json_field_bool(&j, "dry_run", rep->dry_run);
+	json_field_bool(&j, "audit", rep->audit);
 	json_field_bool(&j, "override", rep->override);
 	json_field_bool(&j, "fail_closed", rep->fail_closed);
 	json_field_bool(&j, "locked", rep->locked);
@@ -54,7 +55,7 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 		const struct df_action *a = &rep->actions[i];
 
 		json_object_begin(&j);
-		json_field_string(&j, "action", df_action_name(a->kind));
+		json_field_string(&j, "action", df_action_label(a, rep->audit));
 		if (a->bus)
 			json_field_string(&j, "bus", a->bus);
 		if (a->driver) {
@@ -65,7 +66,8 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 			json_field_string(&j, "device", a->device);
 		if (a->value)
 			json_field_string(&j, "value", a->value);
-		json_field_string(&j, "result", df_action_result(a->kind, a->error, rep->dry_run));
+		json_field_string(&j, "result",
+				  df_action_result(a->kind, a->error, rep->dry_run, rep->audit));
 		if (a->error && a->kind != DF_ACT_CHECK)
 			json_field_string(&j, "error", strerror(-a->error));
 		json_object_end(&j);
@@ -145,6 +147,8 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	st->dry_run = jv_get_bool(&root, "dry_run", &ok);
 	if (!ok)
 		goto missing;
+	/* Absent from the state files of drvfilter 0.1: not audit mode. */
+	st->audit = jv_get(&root, "audit") && jv_get_bool(&root, "audit", &ok) && ok;
 	st->applied_usec = jv_get_int(&root, "applied_usec");
 	st->duration_usec = jv_get_int(&root, "duration_usec");
 	st->errors = jv_get_int(counts, "errors");

@@ -58,7 +58,7 @@ int verb_apply(int argc, char **argv)
 			const struct df_action *a = &rep->actions[i];
 
 			/* Names from sysfs, escaped: none reaches the terminal raw. */
-			printf("%s%s", arg_dry_run ? "would " : "", df_action_name(a->kind));
+			printf("%s%s", arg_dry_run ? "would " : "", df_action_label(a, rep->audit));
 			if (a->bus)
 				printf(" %s", esc(&sb, a->bus));
 			if (a->driver)

@@ -35,6 +35,8 @@ static unsigned arg_timeout = 60;
 static int kmsg_fd = -1;
 /* /sys/kernel/driver_filter, opened before anything can hang, for the watchdog. */
 static int watchdog_kfd = -1;
+/* Audit mode enforces nothing, the watchdog included. */
+static volatile sig_atomic_t watchdog_audit;
 
 static void help(void)
 {
@@ -218,7 +220,7 @@ static void watchdog(int sig)
 	write_str(STDERR_FILENO, "drvfilter-apply: ");
 	write_str(STDERR_FILENO, msg);
 	write_str(STDERR_FILENO, "\n");
-	if (watchdog_kfd >= 0 && !arg_dry_run) {
+	if (watchdog_kfd >= 0 && !arg_dry_run && !watchdog_audit) {
 		watchdog_write("deny", "ALL:ALL");
 		watchdog_write("locked", "1");
 	}
@@ -322,6 +324,7 @@ int main(int argc, char **argv)
 	r = load_policy(ctx, &p, &failed);
 	if (r < 0)
 		return log_error_errno(r, "%m"), 1;
+	watchdog_audit = df_policy_mode(p) == DF_MODE_AUDIT;
 	if (failed)
 		df_ctx_log(ctx, LOG_CRIT,
 			   "action=fail-closed the policy %s cannot be used: every driver not "
@@ -353,11 +356,12 @@ int main(int argc, char **argv)
 		df_report_write_json(rep, stdout, true);
 	if (!arg_udev)
 		df_ctx_log(ctx, LOG_NOTICE,
-			   "action=done mode=%s drivers=%zu allowed=%zu denied=%zu unbound=%zu "
+			   "action=done mode=%s%s drivers=%zu allowed=%zu denied=%zu unbound=%zu "
 			   "kept=%zu blacklisted=%zu errors=%zu usec=%lld",
-			   df_mode_name(rep->mode), rep->counts.drivers, rep->counts.allowed,
-			   rep->counts.denied, rep->counts.unbound, rep->counts.kept,
-			   rep->counts.blacklisted, rep->counts.errors, rep->duration_usec);
+			   df_mode_name(rep->mode), rep->audit ? " audit=yes" : "",
+			   rep->counts.drivers, rep->counts.allowed, rep->counts.denied,
+			   rep->counts.unbound, rep->counts.kept, rep->counts.blacklisted,
+			   rep->counts.errors, rep->duration_usec);
 	if (fflush(stdout) != 0)
 		status = 1;
 	return status;

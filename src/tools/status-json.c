@@ -88,6 +88,7 @@ void status_print_json(const struct status *s)
 	ctl_json_init(&j);
 	json_object_begin(&j);
 	json_field_string(&j, "mode", df_mode_name(s->mode));
+	json_field_bool(&j, "audit", s->audit);
 	json_field_string(&j, "guarantee", s->guarantee);
 	json_key(&j, "locked");
 	if (kernel && s->inv->locked >= 0)

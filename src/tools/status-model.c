@@ -14,8 +14,11 @@
 #include "macro.h"
 #include "status.h"
 
-static const char *guarantee(enum df_mode mode)
+static const char *guarantee(enum df_mode mode, bool audit)
 {
+	if (audit)
+		return "none: audit mode enforces nothing, every driver may bind; the kernel log "
+		       "(action=would-...) and this page say what enforcement would do";
 	if (mode == DF_MODE_KERNEL)
 		return "the kernel refuses every denied driver before it can probe a device; "
 		       "with the boot options from 'drvfilterctl cmdline' built-in drivers too";
@@ -110,12 +113,20 @@ static void find_drift(struct status *s)
 			 "rerun drvfilter-apply",
 			 s->state.mode, df_mode_name(s->mode));
 		s->drift = s->drift_buf;
+	} else if (s->state.audit != s->audit) {
+		s->drift =
+			s->audit ? "the policy says mode = audit, but it was applied enforcing: "
+				   "rerun drvfilter-apply"
+				 : "the policy was applied in audit mode (nothing enforced), but "
+				   "it now enforces: rebuild the initramfs (dracut -f) and reboot";
 	} else if (s->state.errors > 0) {
 		snprintf(s->drift_buf, sizeof(s->drift_buf),
 			 "the last apply failed %lld actions (journalctl -k -g drvfilter says "
 			 "which): the policy is not fully enforced",
 			 s->state.errors);
 		s->drift = s->drift_buf;
+	} else if (s->audit) {
+		/* Nothing was written: no list or blacklist to compare. */
 	} else if (s->state.mode_kernel) {
 		kernel_lists_drift(s);
 	} else if (s->mods) {
@@ -158,7 +169,8 @@ static int decide_drivers(struct status *s)
 				s->denied++;
 				s->violations += d->drv->ndevices;
 			}
-			if (s->inv->kernel_filter && d->drv->allowed >= 0 &&
+			/* Audit mode writes no bit: the kernel's are not the policy's to compare. */
+			if (!s->audit && s->inv->kernel_filter && d->drv->allowed >= 0 &&
 			    d->drv->allowed != expected_allowed(s, d->drv, d->verdict.allowed))
 				s->mismatches++;
 		}
@@ -231,7 +243,8 @@ int status_load(struct status *s)
 		return r;
 	}
 	s->mode = df_effective_mode(s->policy, s->inv->kernel_filter);
-	s->guarantee = guarantee(s->mode);
+	s->audit = df_policy_mode(s->policy) == DF_MODE_AUDIT;
+	s->guarantee = guarantee(s->mode, s->audit);
 	(void)df_inventory_add_labels(s->inv);
 	if (df_modules_open(ctl_ctx, &s->mods) >= 0 &&
 	    (df_inventory_add_candidates(s->inv, s->mods) == -ENOMEM ||

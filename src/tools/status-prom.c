@@ -56,6 +56,8 @@ void status_print_prometheus(const struct status *s)
 	prom_metric("devices_unbound", "Devices no driver drives.", NULL, (double)s->nunbound);
 	prom_metric("skipped", "Entries of /sys that could not be read or had unsafe names.", NULL,
 		    (double)s->inv->skipped);
+	prom_metric("audit", "1 in audit mode: nothing is enforced, violations are what would be.",
+		    NULL, s->audit);
 	prom_metric("locked", "1 when the kernel's policy is locked until reboot.", NULL,
 		    kernel && s->inv->locked == 1);
 	prom_metric("policy_valid", "1 when the policy on disk is valid.", NULL, s->policy_valid);

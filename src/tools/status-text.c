@@ -38,8 +38,9 @@ static void print_summary(const struct status *s)
 	const struct df_inventory *inv = s->inv;
 	bool kernel = s->mode == DF_MODE_KERNEL;
 
-	printf("Mode:       %s\n", kernel ? "kernel (patched kernel: /sys/kernel/driver_filter)"
-					  : "fallback (no /sys/kernel/driver_filter)");
+	printf("Mode:       %s%s\n", s->audit ? "audit, enforcing nothing; would enforce in " : "",
+	       kernel ? "kernel (patched kernel: /sys/kernel/driver_filter)"
+		      : "fallback (no /sys/kernel/driver_filter)");
 	printf("Guarantee:  %s\n", s->guarantee);
 	if (kernel)
 		printf("Lock:       %s\n", inv->locked == 1 ? "locked until reboot"
@@ -58,7 +59,10 @@ static void print_summary(const struct status *s)
 		printf(" in %lld.%03lld ms, %s mode, %lld errors\n", s->state.duration_usec / 1000,
 		       s->state.duration_usec % 1000, s->state.mode, s->state.errors);
 	}
-	printf("Drift:      %s\n", s->drift ? s->drift : "none: the policy on disk is enforced");
+	printf("Drift:      %s\n",
+	       s->drift	  ? s->drift
+	       : s->audit ? "none: the policy on disk is the one applied, in audit mode"
+			  : "none: the policy on disk is enforced");
 	printf("Drivers:    %zu allowed, %zu denied; devices: %zu, %zu unbound; violations: %zu\n",
 	       s->allowed, s->denied, s->devices, s->nunbound, s->violations);
 	if (s->mismatches)
@@ -91,7 +95,8 @@ static void print_drivers(const struct status *s, struct strbuf *a, struct strbu
 	}
 	if (!s->violations)
 		return;
-	printf("\nViolations (devices bound to denied drivers):\n");
+	printf(s->audit ? "\nWould be detached (devices bound to denied drivers):\n"
+			: "\nViolations (devices bound to denied drivers):\n");
 	for (size_t i = 0; i < s->ndrivers; i++) {
 		const struct status_driver *d = &s->drivers[i];
 

@@ -35,6 +35,7 @@ struct status {
 	int state_r; /* 0, -ENOENT, -EBADMSG, -errno */
 	char state_why[128];
 	enum df_mode mode; /* the one enforcing: kernel or fallback */
+	bool audit; /* mode = audit: nothing is enforced, what would be is shown */
 	const char *guarantee;
 	const char *drift; /* why the system does not run the policy on disk, or NULL */
 	char drift_buf[256];

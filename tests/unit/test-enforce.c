@@ -179,7 +179,7 @@ START_TEST(test_apply_kernel)
 	ck_assert_int_eq(df_apply(ctx, p, 0, &rep), -EIO);
 	ck_assert_uint_eq(rep->counts.errors, 1);
 	ck_assert_int_eq(rep->actions[0].kind, DF_ACT_CHECK);
-	ck_assert_str_eq(df_action_result(rep->actions[0].kind, rep->actions[0].error, false),
+	ck_assert_str_eq(df_action_result(rep->actions[0].kind, rep->actions[0].error, false, false),
 			 "mismatch");
 	ck_assert_file_eq("sys/bus/pci/drivers/e1000/allowed", "1\n");
 	df_report_free(rep);
@@ -199,7 +199,7 @@ START_TEST(test_apply_dry_run_writes_nothing)
 	ck_assert_int_eq(df_ctx_new(root, &ctx), 0);
 	ck_assert_int_eq(df_apply(ctx, p, DF_APPLY_DRY_RUN, &rep), 0);
 	ck_assert(!rep->locked);
-	ck_assert_str_eq(df_action_result(DF_ACT_LOCK, 0, true), "dry-run");
+	ck_assert_str_eq(df_action_result(DF_ACT_LOCK, 0, true, false), "dry-run");
 	ck_assert_file_eq("sys/kernel/driver_filter/allow", "");
 	ck_assert_file_eq("sys/kernel/driver_filter/locked", "0\n");
 	ck_assert_file_eq("sys/bus/pci/drivers/e1000/allowed", "1\n");
