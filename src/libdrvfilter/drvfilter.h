@@ -180,6 +180,21 @@ struct df_policy;
  */
 int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct df_diags *diags,
 		   struct df_policy **ret);
+/* A file of a policy's set as it would be: new text for it, not yet on disk. */
+struct df_policy_source {
+	const char *path; /* the policy's path, or a drop-in's as the loader names it */
+	const char *buf;
+	size_t len;
+};
+
+/*
+ * df_policy_load() with @edited standing in for the file at its path (a
+ * drop-in that does not exist yet joins the set): what `edit` checks before
+ * it installs exactly these bytes.
+ */
+int df_policy_load_edited(struct df_ctx *ctx, const char *path, unsigned flags,
+			  const struct df_policy_source *edited, struct df_diags *diags,
+			  struct df_policy **ret);
 /* Warnings that need the machine: buses the policy names that this system lacks. */
 int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags);
 struct df_policy *df_policy_free(struct df_policy *p);

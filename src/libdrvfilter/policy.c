@@ -686,13 +686,23 @@ struct policy_file {
 	struct df_lex lex;
 };
 
+/* Whether @edited is a file right in @dir. */
+static bool in_dir(const struct df_policy_source *edited, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return edited && strncmp(edited->path, dir, n) == 0 && edited->path[n] == '/' &&
+	       edited->path[n + 1] && !strchr(edited->path + n + 1, '/');
+}
+
 /*
  * The drop-ins of @dir (absolute, as given), NAME.conf in lexical order, into
  * @paths and their digest names ("@prefix/NAME") into @labels. No directory
  * is no drop-in; any other entry than NAME.conf is an error (hidden ones,
  * such as an editor's copies, are passed over).
  */
-static int list_dropins(const char *dir, const char *prefix, unsigned flags, struct df_diags *diags,
+static int list_dropins(const char *dir, const char *prefix, unsigned flags,
+			const struct df_policy_source *edited, struct df_diags *diags,
 			struct strv *paths, struct strv *labels)
 {
 	struct strv names = STRV_INIT;
@@ -701,8 +711,18 @@ static int list_dropins(const char *dir, const char *prefix, unsigned flags, str
 	DIR *d;
 	int r = 0;
 
-	if (stat(dir, &st) < 0)
+	if (stat(dir, &st) < 0) {
+		/* A first drop-in being written: the directory comes with it. */
+		if (errno == ENOENT && in_dir(edited, dir)) {
+			_cleanup_free_ char *label = NULL;
+
+			if (asprintf(&label, "%s/%s", prefix, edited->path + strlen(dir) + 1) < 0)
+				return -ENOMEM;
+			r = strv_push(paths, edited->path);
+			return r < 0 ? r : strv_push(labels, label);
+		}
 		return errno == ENOENT ? 0 : -errno;
+	}
 	r = df_diags_set_file(diags, dir);
 	if (r < 0)
 		return r;
@@ -734,6 +754,9 @@ static int list_dropins(const char *dir, const char *prefix, unsigned flags, str
 			break;
 	}
 	closedir(d);
+	/* A drop-in being written joins the set it will be part of. */
+	if (r >= 0 && in_dir(edited, dir))
+		r = strv_push_unique(&names, edited->path + strlen(dir) + 1);
 	strv_sort(&names);
 	for (size_t i = 0; r >= 0 && i < names.n; i++) {
 		_cleanup_free_ char *path = NULL, *label = NULL;
@@ -780,13 +803,26 @@ static void policy_digest(struct df_policy *p, const struct policy_file *files, 
  * name. -errno when it cannot be read (an error of the set, recorded: the
  * other files are still read), -ENOMEM, or 0.
  */
-static int read_one(struct policy_file *f, unsigned flags, struct df_diags *diags)
+static int read_one(struct policy_file *f, unsigned flags, const struct df_policy_source *edited,
+		    struct df_diags *diags)
 {
 	size_t errors = diags->errors;
 	int r = df_diags_set_file(diags, f->path);
 
-	if (r >= 0)
+	if (r >= 0 && edited && streq(edited->path, f->path)) {
+		/* The text to be installed: its owner and mode are the installer's to set. */
+		if (edited->len > DF_POLICY_SIZE_MAX)
+			return df_diags_add(diags, DF_ERROR, 0, "is larger than %d bytes",
+					    DF_POLICY_SIZE_MAX);
+		f->buf = malloc(edited->len + 1);
+		if (!f->buf)
+			return -ENOMEM;
+		memcpy(f->buf, edited->buf, edited->len);
+		f->buf[edited->len] = '\0';
+		f->len = edited->len;
+	} else if (r >= 0) {
 		r = read_file(f->path, flags, diags, &f->buf, &f->len);
+	}
 	if (r < 0)
 		return r;
 	r = df_lex_scan(&f->lex, f->buf, f->len, diags);
@@ -797,6 +833,13 @@ static int read_one(struct policy_file *f, unsigned flags, struct df_diags *diag
 
 int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct df_diags *diags,
 		   struct df_policy **ret)
+{
+	return df_policy_load_edited(ctx, path, flags, NULL, diags, ret);
+}
+
+int df_policy_load_edited(struct df_ctx *ctx, const char *path, unsigned flags,
+			  const struct df_policy_source *edited, struct df_diags *diags,
+			  struct df_policy **ret)
 {
 	struct strv paths = STRV_INIT, labels = STRV_INIT;
 	struct filter_where where[ARRAY_SIZE(filter_settings)] = { { 0 } };
@@ -822,12 +865,12 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 		if (asprintf(&dir, "%s.d", path) < 0)
 			r = -ENOMEM;
 		else
-			r = list_dropins(dir, "drvfilter.conf.d", flags, diags, &paths, &labels);
+			r = list_dropins(dir, "drvfilter.conf.d", flags, edited, diags, &paths, &labels);
 	}
 	if (r >= 0 && (flags & DF_LOAD_RUNTIME)) {
 		_cleanup_free_ char *dir = df_ctx_path(ctx, DF_RUNTIME_DROPIN_DIR);
 
-		r = dir ? list_dropins(dir, "run", flags, diags, &paths, &labels) : -ENOMEM;
+		r = dir ? list_dropins(dir, "run", flags, edited, diags, &paths, &labels) : -ENOMEM;
 	}
 	if (r < 0)
 		goto out;
@@ -841,7 +884,7 @@ int df_policy_load(struct df_ctx *ctx, const char *path, unsigned flags, struct 
 
 		files[nfiles].path = paths.v[nfiles];
 		files[nfiles].label = labels.v[nfiles];
-		k = read_one(&files[nfiles], flags, diags);
+		k = read_one(&files[nfiles], flags, edited, diags);
 		/* The first file that cannot be read says why the set cannot be. */
 		if (k < 0 && r == 0)
 			r = k;

@@ -65,7 +65,7 @@ static const struct verb verbs[] = {
 	  "print the equivalent kernel boot options" },
 	{ "apply", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_DRY_RUN, verb_apply,
 	  "enforce the policy now, as drvfilter-apply does at boot" },
-	{ "edit", "", 0, 0, OPT_POLICY | OPT_SYSROOT, verb_edit,
+	{ "edit", "[FILE]", 0, 1, OPT_POLICY | OPT_SYSROOT, verb_edit,
 	  "edit the policy safely: check it, then replace it" },
 	{ "watch", "", 0, 0, OPT_POLICY | OPT_EVENTS, verb_watch,
 	  "follow driver and bind events with their decisions" },
