@@ -142,6 +142,8 @@ struct df_names {
 	size_t unsafe; /* entries left out: names not safe to use */
 };
 
+/* The entries of the directory @dirfd that are symbolic links, sorted (a bus's devices). */
+int df_dir_list_links(int dirfd, struct df_names *ret);
 /* The subdirectories of @rel (links to directories are not followed), sorted. */
 int df_dir_list_dirs(int dirfd, const char *rel, struct df_names *ret);
 void df_names_release(struct df_names *names);

@@ -229,6 +229,10 @@ bool df_policy_lock(const struct df_policy *p);
 void df_policy_decide(const struct df_policy *p, const char *bus, const char *driver,
 		      struct df_verdict *v);
 
+/* The [allow] and [deny] rules, in the order of the files and their lines. */
+size_t df_policy_nrules(const struct df_policy *p);
+const struct df_rule *df_policy_rule(const struct df_policy *p, size_t i);
+
 /* "[allow] pci = e1000", "[filter] default = deny"; a new string, NULL without memory. */
 char *df_rule_describe(const struct df_rule *r);
 
@@ -320,6 +324,13 @@ int df_module_decide(const struct df_policy *p, const char *bus, const char *mod
  */
 int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
 			 size_t *ret_n);
+
+/*
+ * After a driver is allowed at run time on a kernel without the filter: offer
+ * it every unbound device of its bus through its bind file (the kernel binds
+ * only the devices it matches). *@bound says how many it took.
+ */
+int df_bind_waiting(struct df_ctx *ctx, const char *bus, const char *driver, size_t *bound);
 
 /* A module of this name exists (loadable or built in). */
 bool df_modules_exists(struct df_modules *m, const char *name);

@@ -95,3 +95,42 @@ int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const cha
 			   "the kernel's filter or the boot options can stop it");
 	return r;
 }
+
+int df_bind_waiting(struct df_ctx *ctx, const char *bus, const char *driver, size_t *bound)
+{
+	_cleanup_free_ char *drvpath = NULL, *devpath = NULL;
+	_cleanup_close_ int drvfd = -1, devfd = -1;
+	struct df_names devices;
+	int r;
+
+	*bound = 0;
+	if (df_sysfs_name_check(bus) < 0 || df_sysfs_name_check(driver) < 0)
+		return -EINVAL;
+	if (asprintf(&drvpath, "/sys/bus/%s/drivers/%s", bus, driver) < 0 ||
+	    asprintf(&devpath, "/sys/bus/%s/devices", bus) < 0)
+		return -ENOMEM;
+	drvfd = df_open_dir(ctx, drvpath);
+	if (drvfd < 0)
+		return drvfd;
+	devfd = df_open_dir(ctx, devpath);
+	if (devfd < 0)
+		return devfd;
+	/* The devices of a bus are links into /sys/devices: list them as such. */
+	r = df_dir_list_links(devfd, &devices);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < devices.n; i++) {
+		char rel[DF_NAME_MAX + sizeof("/driver")];
+		int err;
+
+		snprintf(rel, sizeof(rel), "%s/driver", devices.v[i]);
+		if (faccessat(devfd, rel, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+			continue; /* bound already */
+		/* The kernel binds only what the driver matches: ENODEV and the like are "not its". */
+		err = df_write_at(drvfd, "bind", devices.v[i]);
+		if (!err)
+			(*bound)++;
+	}
+	df_names_release(&devices);
+	return 0;
+}

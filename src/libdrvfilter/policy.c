@@ -1030,3 +1030,22 @@ bool df_policy_lock(const struct df_policy *p)
 {
 	return p->lock;
 }
+
+size_t df_policy_nrules(const struct df_policy *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nentries; i++)
+		n += p->entries[i].nrules;
+	return n;
+}
+
+const struct df_rule *df_policy_rule(const struct df_policy *p, size_t i)
+{
+	for (size_t k = 0; k < p->nentries; k++) {
+		if (i < p->entries[k].nrules)
+			return &p->entries[k].rules[i];
+		i -= p->entries[k].nrules;
+	}
+	return NULL;
+}

@@ -259,3 +259,38 @@ void df_names_release(struct df_names *names)
 	strv_free_array(names->v, names->n);
 	*names = (struct df_names){ 0 };
 }
+
+int df_dir_list_links(int dirfd, struct df_names *ret)
+{
+	DIR *d = df_dir_open_at(dirfd, ".");
+	struct strv names = STRV_INIT;
+	struct dirent *de;
+	int r;
+
+	*ret = (struct df_names){ 0 };
+	if (!d)
+		return -errno;
+	while ((r = df_dir_next(d, &de)) > 0) {
+		struct stat st;
+
+		if (de->d_type != DT_LNK &&
+		    (de->d_type != DT_UNKNOWN ||
+		     fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode)))
+			continue;
+		if (df_sysfs_name_check(de->d_name) < 0) {
+			ret->unsafe++;
+			continue;
+		}
+		r = strv_push(&names, de->d_name);
+		if (r < 0)
+			break;
+	}
+	closedir(d);
+	if (r < 0) {
+		strv_release(&names);
+		return r;
+	}
+	strv_sort(&names);
+	ret->v = strv_steal(&names, &ret->n);
+	return 0;
+}

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Loading the policy and printing diagnostics, for every verb. */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctl.h"
 #include "log.h"
 #include "macro.h"
+#include "strbuf.h"
 
 void ctl_json_init(struct json *j)
 {
@@ -72,4 +77,87 @@ int ctl_load_policy(struct df_policy **ret)
 	}
 	df_diags_release(&d);
 	return r < 0 ? EXIT_ERROR : EXIT_FINE;
+}
+
+/* Split "bus:driver" in place (the colon becomes NUL); a usage error for an invalid name. */
+int ctl_parse_subject(char *arg, const char **bus, const char **driver)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *colon = strchr(arg, ':');
+	const char *why;
+	int r = 0;
+
+	if (!colon) {
+		(void)strbuf_append_escaped(&sb, arg);
+		r = ctl_usage_error("'%s' is not BUS:DRIVER", strbuf_str(&sb));
+		goto out;
+	}
+	*colon = '\0';
+	*bus = arg;
+	*driver = colon + 1;
+	if (df_bus_name_check(*bus, &why) < 0) {
+		(void)strbuf_append_escaped(&sb, *bus);
+		r = ctl_usage_error("invalid bus name '%s': it %s", strbuf_str(&sb), why);
+	} else if (df_driver_name_check(*driver, &why) < 0) {
+		(void)strbuf_append_escaped(&sb, *driver);
+		r = ctl_usage_error("invalid driver name '%s': it %s", strbuf_str(&sb), why);
+	}
+out:
+	strbuf_release(&sb);
+	return r;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t k = write(fd, buf, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EIO;
+		buf += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/*
+ * Install @buf as @path: a temporary file in its directory, root-owned (when
+ * run by root), @mode, fsync, rename, fsync of the directory.
+ */
+int ctl_install_file(const char *path, const char *buf, size_t len, mode_t mode)
+{
+	_cleanup_free_ char *dircopy = strdup(path), *tmp = NULL;
+	_cleanup_close_ int dfd = -1;
+	const char *dir;
+	int fd, r;
+
+	if (!dircopy)
+		return -ENOMEM;
+	dir = dirname(dircopy);
+	if (asprintf(&tmp, "%s/.drvfilter-edit.XXXXXX", dir) < 0)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = write_all(fd, buf, len);
+	if (r == 0 && geteuid() == 0 && fchown(fd, 0, 0) < 0)
+		r = -errno;
+	if (r == 0 && fchmod(fd, mode) < 0)
+		r = -errno;
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return r;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0)
+		(void)fsync(dfd);
+	return 0;
 }

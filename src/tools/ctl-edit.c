@@ -88,46 +88,6 @@ static int run_editor(const char *file)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ECANCELED;
 }
 
-/*
- * Install @buf as @path: a temporary file in its directory, root-owned (when
- * run by root), @mode, fsync, rename, fsync of the directory.
- */
-static int install(const char *path, const char *buf, size_t len, mode_t mode)
-{
-	_cleanup_free_ char *dircopy = strdup(path), *tmp = NULL;
-	_cleanup_close_ int dfd = -1;
-	const char *dir;
-	int fd, r;
-
-	if (!dircopy)
-		return -ENOMEM;
-	dir = dirname(dircopy);
-	if (asprintf(&tmp, "%s/.drvfilter-edit.XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = write_all(fd, buf, len);
-	if (r == 0 && geteuid() == 0 && fchown(fd, 0, 0) < 0)
-		r = -errno;
-	if (r == 0 && fchmod(fd, mode) < 0)
-		r = -errno;
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return r;
-	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0)
-		(void)fsync(dfd);
-	return 0;
-}
-
 /* After a failed check: 1 edit again, 0 give up. Only a terminal can answer. */
 static int ask_again(void)
 {
@@ -315,7 +275,7 @@ int verb_edit(int argc, char **argv)
 			return EXIT_ERROR;
 		}
 	}
-	r = install(target, edited, edited_len, mode);
+	r = ctl_install_file(target, edited, edited_len, mode);
 	if (r < 0)
 		return log_error_errno(r, "cannot replace '%s': %m; the edit is kept in '%s'",
 				       target, copy),

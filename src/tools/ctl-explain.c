@@ -8,34 +8,6 @@
 #include "macro.h"
 #include "strbuf.h"
 
-/* Split "bus:driver" in place (the colon becomes NUL); a usage error for an invalid name. */
-static int parse_subject(char *arg, const char **bus, const char **driver)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *colon = strchr(arg, ':');
-	const char *why;
-	int r = 0;
-
-	if (!colon) {
-		(void)strbuf_append_escaped(&sb, arg);
-		r = ctl_usage_error("'%s' is not BUS:DRIVER", strbuf_str(&sb));
-		goto out;
-	}
-	*colon = '\0';
-	*bus = arg;
-	*driver = colon + 1;
-	if (df_bus_name_check(*bus, &why) < 0) {
-		(void)strbuf_append_escaped(&sb, *bus);
-		r = ctl_usage_error("invalid bus name '%s': it %s", strbuf_str(&sb), why);
-	} else if (df_driver_name_check(*driver, &why) < 0) {
-		(void)strbuf_append_escaped(&sb, *driver);
-		r = ctl_usage_error("invalid driver name '%s': it %s", strbuf_str(&sb), why);
-	}
-out:
-	strbuf_release(&sb);
-	return r;
-}
-
 static void json_rule(struct json *j, const struct df_rule *r)
 {
 	static const char *const sections[] = { "allow", "deny", "filter" };
@@ -62,7 +34,7 @@ int verb_explain(int argc, char **argv)
 
 	/* Every argument is checked before anything is printed. */
 	for (int i = 1; i < argc; i++) {
-		r = parse_subject(argv[i], &buses[i], &drivers[i]);
+		r = ctl_parse_subject(argv[i], &buses[i], &drivers[i]);
 		if (r)
 			return r;
 	}

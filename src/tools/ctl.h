@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "drvfilter.h"
 #include "json.h"
@@ -27,6 +28,7 @@ extern const char *arg_sysroot;
 extern enum json_format arg_json;
 extern bool arg_prometheus;
 extern bool arg_dry_run;
+extern bool arg_permanent;
 extern long arg_events;
 extern struct df_ctx *ctl_ctx;
 
@@ -40,6 +42,13 @@ void ctl_print_diags(const struct df_diags *d, FILE *f, bool errors_only);
  * failure the errors are printed and EXIT_ERROR returned; else EXIT_FINE.
  */
 int ctl_load_policy(struct df_policy **ret);
+/*
+ * Install @buf (@len bytes) as @path: a temporary file in its directory,
+ * root-owned when run by root, @mode, fsync, rename, fsync of the directory.
+ */
+int ctl_install_file(const char *path, const char *buf, size_t len, mode_t mode);
+/* Split "bus:driver" in place (the colon becomes NUL); a usage error for an invalid name. */
+int ctl_parse_subject(char *arg, const char **bus, const char **driver);
 /* The policy path the verbs use, as a new string. */
 char *ctl_policy_path(void);
 unsigned ctl_load_flags(void);
@@ -52,5 +61,8 @@ int verb_generate(int argc, char **argv);
 int verb_apply(int argc, char **argv);
 int verb_edit(int argc, char **argv);
 int verb_watch(int argc, char **argv);
+int verb_allow(int argc, char **argv);
+int verb_deny(int argc, char **argv);
+int verb_list_changes(int argc, char **argv);
 
 #endif

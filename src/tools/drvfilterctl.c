@@ -22,6 +22,7 @@ const char *arg_sysroot;
 enum json_format arg_json = JSON_OFF;
 bool arg_prometheus;
 bool arg_dry_run;
+bool arg_permanent;
 long arg_events;
 struct df_ctx *ctl_ctx;
 
@@ -33,10 +34,12 @@ enum {
 	OPT_PROMETHEUS = 1u << 3, /* --format=prometheus */
 	OPT_DRY_RUN = 1u << 4,
 	OPT_EVENTS = 1u << 5,
+	OPT_PERMANENT = 1u << 6,
 };
 
 static const char *const option_names[] = {
-	"--policy", "--sysroot", "--json", "--format=prometheus", "--dry-run", "--events",
+	"--policy",  "--sysroot", "--json",	 "--format=prometheus",
+	"--dry-run", "--events",  "--permanent",
 };
 
 /* The options given on the command line, as OPT_* bits. */
@@ -69,6 +72,12 @@ static const struct verb verbs[] = {
 	  "edit the policy safely: check it, then replace it" },
 	{ "watch", "", 0, 0, OPT_POLICY | OPT_EVENTS, verb_watch,
 	  "follow driver and bind events with their decisions" },
+	{ "allow", "BUS:DRIVER...", 1, -1, OPT_POLICY | OPT_SYSROOT | OPT_PERMANENT, verb_allow,
+	  "allow drivers now, until reboot (--permanent: also at boot)" },
+	{ "deny", "BUS:DRIVER...", 1, -1, OPT_POLICY | OPT_SYSROOT | OPT_PERMANENT, verb_deny,
+	  "deny drivers now, until reboot (--permanent: also at boot)" },
+	{ "list-changes", "", 0, 0, OPT_POLICY | OPT_SYSROOT, verb_list_changes,
+	  "the policy's drop-ins and their rules" },
 };
 
 static void help(void)
@@ -95,6 +104,7 @@ static void help(void)
 	       "                         node_exporter textfile format)\n"
 	       "  -n, --dry-run          apply: print what would be done, write nothing\n"
 	       "      --events N         watch: stop after N events\n"
+	       "      --permanent        allow, deny: the change under /etc, for boot too\n"
 	       "  -h, --help             show this help\n"
 	       "  -V, --version          show the version\n"
 	       "\n"
@@ -161,6 +171,7 @@ static int parse_argv(int argc, char **argv)
 		ARG_JSON,
 		ARG_FORMAT,
 		ARG_EVENTS,
+		ARG_PERMANENT,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -171,6 +182,7 @@ static int parse_argv(int argc, char **argv)
 		{ "format", required_argument, NULL, ARG_FORMAT },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "events", required_argument, NULL, ARG_EVENTS },
+		{ "permanent", no_argument, NULL, ARG_PERMANENT },
 		{},
 	};
 	int c, r;
@@ -208,6 +220,10 @@ static int parse_argv(int argc, char **argv)
 			arg_given |= OPT_EVENTS;
 			break;
 		}
+		case ARG_PERMANENT:
+			arg_permanent = true;
+			arg_given |= OPT_PERMANENT;
+			break;
 		case ARG_JSON:
 			r = parse_json(optarg);
 			if (r < 0)

@@ -55,7 +55,7 @@ expect() { # LINE EXPECTED (the sorted completions, blank-separated)
     fi
 }
 
-expect "drvfilterctl " "apply check cmdline edit explain generate status watch"
+expect "drvfilterctl " "allow apply check cmdline deny edit explain generate list-changes status watch"
 expect "drvfilterctl st" "status"
 expect "drvfilterctl --js" "--json"
 expect "drvfilterctl --json=s" "short"
@@ -64,7 +64,9 @@ expect "drvfilterctl --policy x.conf e" "edit explain"
 expect "drvfilterctl --sysroot $tmp/root explain pci:" "e1000 serial virtio-pci xhci_hcd"
 expect "drvfilterctl --sysroot $tmp/root explain pnp:i" 'i8042\ kbd'
 expect "drvfilterctl --sysroot $tmp/root explain vi" "virtio:virtio_blk virtio:virtio_net"
-expect "drvfilterctl status --" "--dry-run --events --format --help --json --policy --sysroot --version"
+expect "drvfilterctl --sysroot $tmp/root allow pci:e" "e1000"
+expect "drvfilterctl l" "list-changes"
+expect "drvfilterctl status --" "--dry-run --events --format --help --json --permanent --policy --sysroot --version"
 expect "drvfilter-apply --u" "--udev"
 expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --timeout --udev --verbose --version"
 exit $fail
