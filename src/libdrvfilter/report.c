@@ -217,8 +217,9 @@ int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, con
 /* A problem's own words: the names go in fields of their own. */
 #define PROBLEM_MAX 256
 
-static void log_problem(struct df_run *run, int prio, const char *action, const char *bus,
-			const char *driver, const char *fmt, va_list ap)
+_printf_(6, 0) static void log_problem(struct df_run *run, int prio, const char *action,
+				      const char *bus, const char *driver, const char *fmt,
+				      va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char msg[PROBLEM_MAX];
