@@ -91,6 +91,7 @@ struct df_policy {
 	size_t capentries;
 	struct df_ruleset allow;
 	struct df_ruleset deny;
+	struct strmap devrules; /* "bus:driver" -> struct df_devrules *: [allow] DRIVER@ID */
 	struct df_rule default_rule;
 	bool default_allows;
 	enum df_bound bound;
@@ -100,7 +101,16 @@ struct df_policy {
 	char sha256[65]; /* of the bytes read; empty for a fail-closed policy */
 };
 
+/* The device rules of one driver of one bus. */
+struct df_devrules {
+	char *key; /* "bus:driver", the map's key */
+	const struct df_rule **v;
+	size_t n, cap;
+};
+
 int df_ruleset_add(struct df_ruleset *set, const struct df_rule *r, bool any_bus);
+int df_devrules_add(struct strmap *map, const struct df_rule *r);
+void df_devrules_release(struct strmap *map);
 void df_ruleset_release(struct df_ruleset *set);
 /* The most specific rule of @set matching @driver on @bus (lower case), or NULL. */
 const struct df_rule *df_ruleset_match(const struct df_ruleset *set, const char *bus,
@@ -110,8 +120,7 @@ bool df_name_is_glob(const char *name);
 
 /* ---- sysfs.c: paths under the sysroot, bounded reads, one-write writes ---- */
 
-/* 0 when a name read from the tree (a directory entry, a link's target) may be used in a path. */
-int df_sysfs_name_check(const char *name);
+/* df_sysfs_name_check() is in drvfilter.h. */
 /* A directory (absolute @path under the sysroot), as a file descriptor, or -errno. */
 int df_open_dir(const struct df_ctx *ctx, const char *path);
 int df_open_dir_at(int dirfd, const char *rel);

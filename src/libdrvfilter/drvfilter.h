@@ -96,6 +96,8 @@ ssize_t df_read_file(const struct df_ctx *ctx, const char *path, char *buf, size
 /* ---- names ---- */
 
 #define DF_NAME_MAX 255
+/* 0 when a name read from the tree (a directory entry, a link's target) may be used in a path. */
+int df_sysfs_name_check(const char *name);
 /* 0 when @name can be a bus (or driver) name in a policy, else -EINVAL with *@why set. */
 int df_bus_name_check(const char *name, const char **why);
 int df_driver_name_check(const char *name, const char **why);
@@ -122,6 +124,23 @@ int df_modname_normalize(const char *name, char buf[DF_NAME_MAX + 1]);
 int df_modname_dashed(const char *name, char buf[DF_NAME_MAX + 1]);
 /* Shell-style glob: '*' any run of bytes, '?' one byte; no classes, no escapes. */
 bool df_glob_match(const char *pattern, const char *s);
+
+/* ---- devices: the identities device rules match ---- */
+
+/* What a device is, as device rules see it: one or more IDs of its bus's form. */
+struct df_device_id {
+	const char *bus;
+	char ids[8][32]; /* pci "1af4:1041:1af4:1100", virtio "1:1af4", pnp/acpi "PNP0501" */
+	size_t n;
+};
+
+/* 0 when @pattern is a device ID (with '?', '*') of @bus's form, else -EINVAL and why. */
+int df_device_pattern_check(const char *bus, const char *pattern, const char **why);
+/* Whether one of @id's IDs matches @pattern (a shorter PCI pattern ignores the subsystem). */
+bool df_device_match(const char *pattern, const struct df_device_id *id);
+/* The IDs of device @device of @bus, from sysfs: -EOPNOTSUPP for a bus without them. */
+int df_device_id_read(struct df_ctx *ctx, const char *bus, const char *device,
+		      struct df_device_id *id);
 
 /* ---- policy ---- */
 
@@ -152,11 +171,18 @@ struct df_rule {
 	unsigned line; /* 0: not written in the file (the implicit default) */
 	const char
 		*file; /* the file it is written in (the policy's or a drop-in); NULL with line 0 */
+	const char *device; /* [allow] DRIVER@ID: the devices it may take; NULL: any */
 };
 
 struct df_verdict {
 	bool allowed;
 	const struct df_rule *rule; /* never NULL */
+	/*
+	 * Allowed by device rules only (DRIVER@ID): only the devices one of them
+	 * matches (df_policy_decide_device()). For a device, with allowed false:
+	 * refused because no device rule of the driver matches it (rule: the first).
+	 */
+	bool restricted;
 };
 
 struct df_policy;
@@ -232,6 +258,17 @@ void df_policy_decide(const struct df_policy *p, const char *bus, const char *dr
 /* The [allow] and [deny] rules, in the order of the files and their lines. */
 size_t df_policy_nrules(const struct df_policy *p);
 const struct df_rule *df_policy_rule(const struct df_policy *p, size_t i);
+
+/*
+ * The same for one device (@id, of the bus's IDs, as df_device_id_read()
+ * gives them): a driver allowed by device rules only is allowed for it when
+ * one of them matches, else refused (allowed false, restricted true). @id
+ * NULL or without IDs: such a driver is refused.
+ */
+void df_policy_decide_device(const struct df_policy *p, const char *bus, const char *driver,
+			     const struct df_device_id *id, struct df_verdict *v);
+/* Whether the policy has device rules at all. */
+bool df_policy_has_device_rules(const struct df_policy *p);
 
 /* "[allow] pci = e1000", "[filter] default = deny"; a new string, NULL without memory. */
 char *df_rule_describe(const struct df_rule *r);
@@ -359,6 +396,7 @@ enum df_action_kind {
 	DF_ACT_BLACKLIST, /* a module blacklisted in /run/modprobe.d */
 	DF_ACT_LOCK, /* the kernel policy locked */
 	DF_ACT_CHECK, /* locked already: the kernel's bit compared with the policy */
+	DF_ACT_PIN, /* a device refused by device rules kept from binding (driver_override) */
 };
 
 struct df_action {

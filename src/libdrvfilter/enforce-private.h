@@ -68,6 +68,13 @@ int df_fallback_blacklist(struct df_run *run);
 /* Detach @device from the driver whose directory is @drvfd, through its unbind file. */
 int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
 		       const char *device);
+/*
+ * A device that device rules refuse to the driver it is bound to: unbind it,
+ * and keep it from binding again ("none" in its driver_override, where the
+ * bus has one), in either mode.
+ */
+int df_refuse_device(struct df_run *run, int drvfd, const char *bus, const char *driver,
+		     const char *device);
 
 /* ---- enforce.c: the decision for one registered driver, and what it takes ---- */
 

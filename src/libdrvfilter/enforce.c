@@ -109,16 +109,61 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 	return r;
 }
 
+/*
+ * An allowed driver with device rules: allowed as any other, and each device
+ * it drives that no rule of it matches is refused (unbound, pinned away), in
+ * both modes: the kernel's filter decides by driver only.
+ */
+static int restrict_driver(struct df_run *run, const char *bus, int driversfd, const char *name)
+{
+	_cleanup_close_ int fd = df_open_dir_at(driversfd, name);
+	char **devices = NULL;
+	size_t ndevices = 0, skipped = 0;
+	int r;
+
+	if (fd < 0)
+		return fd == -ENOENT ? 0
+				     : (df_problem(run, bus, name,
+						   "cannot open the driver's directory: %s",
+						   strerror(-fd)),
+					0);
+	r = df_driver_list_devices(run->ctx, fd, &devices, &ndevices, &skipped);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || skipped)
+		df_problem(run, bus, name,
+			   "cannot list every device the driver drives: device rules unchecked for "
+			   "%zu",
+			   r < 0 ? 1 : skipped);
+	r = 0;
+	for (size_t i = 0; i < ndevices && r >= 0; i++) {
+		struct df_device_id id;
+		struct df_verdict v;
+		int err = df_device_id_read(run->ctx, bus, devices[i], &id);
+
+		/* IDs that cannot be read match no rule: the device is refused. */
+		df_policy_decide_device(run->p, bus, name, err < 0 ? NULL : &id, &v);
+		if (!v.allowed)
+			r = df_refuse_device(run, fd, bus, name, devices[i]);
+	}
+	strv_free_array(devices, ndevices);
+	return r;
+}
+
 int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
 		      bool locked)
 {
 	struct df_verdict v;
+	int r;
 
 	run->rep->counts.drivers++;
 	df_policy_decide(run->p, bus, name, &v);
 	if (v.allowed) {
 		run->rep->counts.allowed++;
-		return allow_driver(run, bus, driversfd, name, locked);
+		r = allow_driver(run, bus, driversfd, name, locked);
+		if (r >= 0 && v.restricted)
+			r = restrict_driver(run, bus, driversfd, name);
+		return r;
 	}
 	run->rep->counts.denied++;
 	return deny_driver(run, bus, driversfd, name, locked);

@@ -134,3 +134,23 @@ int df_bind_waiting(struct df_ctx *ctx, const char *bus, const char *driver, siz
 	df_names_release(&devices);
 	return 0;
 }
+
+int df_refuse_device(struct df_run *run, int drvfd, const char *bus, const char *driver,
+		     const char *device)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int devfd = -1;
+	int r, err;
+
+	r = df_fallback_unbind(run, drvfd, bus, driver, device);
+	if (r < 0)
+		return r;
+	/* driverctl's way: "none" names no driver, so none binds it (until reboot). */
+	if (asprintf(&path, "/sys/bus/%s/devices/%s", bus, device) < 0)
+		return -ENOMEM;
+	devfd = df_open_dir(run->ctx, path);
+	if (devfd < 0 || faccessat(devfd, "driver_override", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0; /* no driver_override on this bus: the udev rule undoes a new bind */
+	err = df_run_write_at(run, devfd, "driver_override", "none");
+	return df_record(run, DF_ACT_PIN, bus, driver, device, "none", err);
+}

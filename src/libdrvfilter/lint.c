@@ -28,19 +28,57 @@ static const struct df_rule *covering_allow(const struct df_policy *p, const str
 	return p->allow.any.all;
 }
 
-/* "line N" for a rule of @from's file, "FILE:N" for one of another file. */
-static const char *where(const struct df_rule *r, const struct df_entry *from, char *buf,
-			 size_t size)
+/* "line N" for a rule of @file, "FILE:N" for one of another file. */
+static const char *where_rule(const struct df_rule *r, const char *file, char *buf, size_t size)
 {
-	if (!r->file || !from->file || streq(r->file, from->file))
+	if (!r->file || !file || streq(r->file, file))
 		snprintf(buf, size, "line %u", r->line);
 	else
 		snprintf(buf, size, "%s:%u", r->file, r->line);
 	return buf;
 }
 
+static const char *where(const struct df_rule *r, const struct df_entry *from, char *buf,
+			 size_t size)
+{
+	return where_rule(r, from->file, buf, size);
+}
+
+/* Device rules of a driver that a plain allow rule lets take every device: they never apply. */
+static int lint_devrules(const struct df_policy *p, struct df_diags *diags)
+{
+	for (size_t i = 0; i < p->devrules.cap; i++) {
+		const struct df_devrules *d = p->devrules.slots[i].value;
+		const struct df_rule *first, *a;
+		char at[PATH_MAX + 16];
+		int r;
+
+		if (!d)
+			continue;
+		first = d->v[0];
+		a = df_ruleset_match(&p->allow, first->key, first->name);
+		if (!a)
+			continue;
+		r = df_diags_set_file(diags, first->file);
+		if (r >= 0)
+			r = df_diags_add(
+				diags, DF_WARNING, first->line,
+				"the device rules of %s:%s never apply: [allow] %s = %s (%s) "
+				"lets it take every device",
+				first->key, first->name, a->key, a->name,
+				where_rule(a, first->file, at, sizeof(at)));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int df_policy_lint(const struct df_policy *p, struct df_diags *diags)
 {
+	int ret = lint_devrules(p, diags);
+
+	if (ret < 0)
+		return ret;
 	for (size_t i = 0; i < p->nentries; i++) {
 		const struct df_entry *e = &p->entries[i];
 

@@ -90,9 +90,67 @@ const struct df_rule *df_ruleset_match(const struct df_ruleset *set, const char 
 	return r ? r : df_busrules_match(&set->any, driver);
 }
 
-void df_policy_decide(const struct df_policy *p, const char *bus, const char *driver,
-		      struct df_verdict *v)
+int df_devrules_add(struct strmap *map, const struct df_rule *r)
 {
+	_cleanup_free_ char *key = NULL;
+	struct df_devrules *d;
+
+	if (asprintf(&key, "%s:%s", r->key, r->name) < 0)
+		return -ENOMEM;
+	d = strmap_get(map, key);
+	if (!d) {
+		int ret;
+
+		d = calloc(1, sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		d->key = TAKE_PTR(key);
+		ret = strmap_put(map, d->key, d, NULL);
+		if (ret < 0) {
+			free(d->key);
+			free(d);
+			return ret;
+		}
+	}
+	for (size_t i = 0; i < d->n; i++)
+		if (strcasecmp(d->v[i]->device, r->device) == 0)
+			return -EEXIST;
+	if (!ARRAY_GROW(d->v, d->cap, d->n))
+		return -ENOMEM;
+	d->v[d->n++] = r;
+	return 0;
+}
+
+void df_devrules_release(struct strmap *map)
+{
+	for (size_t i = 0; i < map->cap; i++) {
+		struct df_devrules *d = map->slots[i].value;
+
+		if (d) {
+			free(d->v);
+			free(d->key);
+			free(d);
+		}
+	}
+	strmap_release(map);
+}
+
+/* The device rules of @driver on @bus (@key: the bus in lower case), or NULL. */
+static const struct df_devrules *devrules_of(const struct df_policy *p, const char *key,
+					     const char *driver)
+{
+	char k[2 * DF_NAME_MAX + 2];
+
+	if (!p->devrules.count || !key || strlen(key) + strlen(driver) + 2 > sizeof(k))
+		return NULL;
+	snprintf(k, sizeof(k), "%s:%s", key, driver);
+	return strmap_get(&p->devrules, k);
+}
+
+static const struct df_devrules *decide(const struct df_policy *p, const char *bus,
+					const char *driver, struct df_verdict *v)
+{
+	const struct df_devrules *d;
 	char lower[DF_NAME_MAX + 1];
 	const char *key = NULL;
 	const struct df_rule *r;
@@ -106,15 +164,48 @@ void df_policy_decide(const struct df_policy *p, const char *bus, const char *dr
 	}
 	r = df_ruleset_match(&p->allow, key, driver);
 	if (r) {
-		*v = (struct df_verdict){ true, r };
-		return;
+		*v = (struct df_verdict){ true, r, false };
+		return NULL;
+	}
+	/* Allowed, but only for the devices its device rules name: before deny, as allow is. */
+	d = devrules_of(p, key, driver);
+	if (d) {
+		*v = (struct df_verdict){ true, d->v[0], true };
+		return d;
 	}
 	r = df_ruleset_match(&p->deny, key, driver);
 	if (r) {
-		*v = (struct df_verdict){ false, r };
-		return;
+		*v = (struct df_verdict){ false, r, false };
+		return NULL;
 	}
-	*v = (struct df_verdict){ p->default_allows, &p->default_rule };
+	*v = (struct df_verdict){ p->default_allows, &p->default_rule, false };
+	return NULL;
+}
+
+void df_policy_decide(const struct df_policy *p, const char *bus, const char *driver,
+		      struct df_verdict *v)
+{
+	(void)decide(p, bus, driver, v);
+}
+
+void df_policy_decide_device(const struct df_policy *p, const char *bus, const char *driver,
+			     const struct df_device_id *id, struct df_verdict *v)
+{
+	const struct df_devrules *d = decide(p, bus, driver, v);
+
+	if (!d)
+		return;
+	for (size_t i = 0; id && i < d->n; i++)
+		if (df_device_match(d->v[i]->device, id)) {
+			v->rule = d->v[i];
+			return;
+		}
+	v->allowed = false;
+}
+
+bool df_policy_has_device_rules(const struct df_policy *p)
+{
+	return p->devrules.count > 0;
 }
 
 char *df_rule_describe(const struct df_rule *r)
@@ -128,7 +219,8 @@ char *df_rule_describe(const struct df_rule *r)
 
 	if (r->section == DF_SECTION_FILTER && streq(r->key, "fail-closed"))
 		return strdup("fail closed: the policy is not valid");
-	if (asprintf(&s, "[%s] %s = %s%s", sections[r->section], r->key, r->name,
+	if (asprintf(&s, "[%s] %s = %s%s%s%s", sections[r->section], r->key, r->name,
+		     r->device ? "@" : "", r->device ? r->device : "",
 		     r->line == 0 ? " (implicit)" : "") < 0)
 		return NULL;
 	return s;

@@ -57,6 +57,8 @@ static const char *driver_byte_why(unsigned char c)
 	case '=':
 	case '#':
 		return "contains '=' or '#', which the policy file's syntax reserves";
+	case '@':
+		return "contains '@', which starts a device rule (DRIVER@ID)";
 	case '\\':
 	case '[':
 	case ']':

@@ -479,6 +479,36 @@ static void trim_blanks(char **s)
 		*--e = '\0';
 }
 
+/*
+ * DRIVER@ID: only in [allow] (it says which devices an allowed driver may
+ * take), for one driver by its name, with an ID of its bus's form.
+ */
+static int check_device_rule(const struct df_entry *e, const char *name, const char *device,
+			     struct df_diags *diags)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *why;
+	int r = 0;
+
+	if (e->section != DF_SECTION_ALLOW)
+		r = df_diags_add(diags, DF_ERROR, e->line,
+				 "a device rule (DRIVER@ID) belongs in [allow]: it says which "
+				 "devices an allowed driver may take");
+	else if (e->any_bus)
+		r = df_diags_add(diags, DF_ERROR, e->line,
+				 "a device rule needs its bus: write it under the bus's key, not "
+				 "ALL");
+	else if (!*name || streq(name, "ALL") || df_name_is_glob(name))
+		r = df_diags_add(diags, DF_ERROR, e->line,
+				 "a device rule names one driver (no glob, not ALL) before '@'");
+	else if (df_device_pattern_check(e->key, device, &why) < 0 &&
+		 (r = escaped(&sb, device)) >= 0)
+		r = df_diags_add(diags, DF_ERROR, e->line, "invalid device ID '%s' for %s: it %s",
+				 strbuf_str(&sb), e->key, why);
+	strbuf_release(&sb);
+	return r;
+}
+
 /* Split @e->names at commas into rules; every problem is an error on @line. */
 static int parse_list(struct df_entry *e, struct df_diags *diags)
 {
@@ -494,13 +524,22 @@ static int parse_list(struct df_entry *e, struct df_diags *diags)
 		return -ENOMEM;
 	for (s = e->names; s && r >= 0; s = next) {
 		const char *why;
-		char *name;
+		char *name, *device;
 
 		next = strchr(s, ',');
 		if (next)
 			*next++ = '\0';
 		name = s;
 		trim_blanks(&name);
+		device = strchr(name, '@');
+		if (device) {
+			*device++ = '\0';
+			trim_blanks(&name);
+			trim_blanks(&device);
+			r = check_device_rule(e, name, device, diags);
+			if (r < 0)
+				break;
+		}
 		if (*name == '\0') {
 			r = df_diags_add(
 				diags, DF_ERROR, e->line,
@@ -531,7 +570,7 @@ static int parse_list(struct df_entry *e, struct df_diags *diags)
 						 why);
 		}
 		e->rules[e->nrules++] =
-			(struct df_rule){ e->section, e->key, name, e->line, e->file };
+			(struct df_rule){ e->section, e->key, name, e->line, e->file, device };
 	}
 	strbuf_release(&sb);
 	return r;
@@ -619,7 +658,9 @@ static int compile(struct df_policy *p, struct df_diags *diags)
 		struct df_ruleset *set = e->section == DF_SECTION_ALLOW ? &p->allow : &p->deny;
 
 		for (size_t j = 0; j < e->nrules; j++) {
-			int r = df_ruleset_add(set, &e->rules[j], e->any_bus);
+			/* A device rule lets its driver take some devices: it is kept apart. */
+			int r = e->rules[j].device ? df_devrules_add(&p->devrules, &e->rules[j])
+						   : df_ruleset_add(set, &e->rules[j], e->any_bus);
 
 			if (r == -EEXIST && (r = df_diags_set_file(diags, e->file)) >= 0)
 				r = df_diags_add(diags, DF_WARNING, e->line,
@@ -670,7 +711,7 @@ static struct df_policy *policy_new(const char *path)
 	if (!p->path)
 		return df_policy_free(p);
 	p->default_allows = true;
-	p->default_rule = (struct df_rule){ DF_SECTION_FILTER, "default", "allow", 0, NULL };
+	p->default_rule = (struct df_rule){ DF_SECTION_FILTER, "default", "allow", 0, NULL, NULL };
 	p->bound = DF_BOUND_UNBIND;
 	p->mode = DF_MODE_AUTO;
 	p->lock = false;
@@ -865,7 +906,8 @@ int df_policy_load_edited(struct df_ctx *ctx, const char *path, unsigned flags,
 		if (asprintf(&dir, "%s.d", path) < 0)
 			r = -ENOMEM;
 		else
-			r = list_dropins(dir, "drvfilter.conf.d", flags, edited, diags, &paths, &labels);
+			r = list_dropins(dir, "drvfilter.conf.d", flags, edited, diags, &paths,
+					 &labels);
 	}
 	if (r >= 0 && (flags & DF_LOAD_RUNTIME)) {
 		_cleanup_free_ char *dir = df_ctx_path(ctx, DF_RUNTIME_DROPIN_DIR);
@@ -953,6 +995,7 @@ struct df_policy *df_policy_free(struct df_policy *p)
 		return NULL;
 	df_ruleset_release(&p->allow);
 	df_ruleset_release(&p->deny);
+	df_devrules_release(&p->devrules);
 	for (size_t i = 0; i < p->nentries; i++) {
 		free(p->entries[i].key);
 		free(p->entries[i].names);

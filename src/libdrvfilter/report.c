@@ -31,6 +31,7 @@ static const char *const action_names[] = {
 	[DF_ACT_BLACKLIST] = "blacklist",
 	[DF_ACT_LOCK] = "lock",
 	[DF_ACT_CHECK] = "check",
+	[DF_ACT_PIN] = "pin",
 };
 
 const char *df_action_name(enum df_action_kind kind)
@@ -54,6 +55,7 @@ static const char *const audit_names[] = {
 	[DF_ACT_BLACKLIST] = "would-blacklist",
 	[DF_ACT_LOCK] = "would-lock",
 	[DF_ACT_CHECK] = "check",
+	[DF_ACT_PIN] = "would-pin",
 };
 
 static const char *label(enum df_action_kind kind, const char *value, bool audit)
@@ -218,8 +220,8 @@ int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, con
 #define PROBLEM_MAX 256
 
 _printf_(6, 0) static void log_problem(struct df_run *run, int prio, const char *action,
-				      const char *bus, const char *driver, const char *fmt,
-				      va_list ap)
+				       const char *bus, const char *driver, const char *fmt,
+				       va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char msg[PROBLEM_MAX];

@@ -275,7 +275,8 @@ int df_dir_list_links(int dirfd, struct df_names *ret)
 
 		if (de->d_type != DT_LNK &&
 		    (de->d_type != DT_UNKNOWN ||
-		     fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode)))
+		     fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		     !S_ISLNK(st.st_mode)))
 			continue;
 		if (df_sysfs_name_check(de->d_name) < 0) {
 			ret->unsafe++;

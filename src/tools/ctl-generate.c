@@ -25,6 +25,43 @@ static int append_note_name(struct strbuf *sb, const char *name)
 	return r;
 }
 
+/*
+ * --devices: DRIVER@ID for each device the driver drives now, its IDs as
+ * device rules write them (VVVV:DDDD for PCI, the virtio device ID, the
+ * ACPI/PNP ID). False when the bus has no IDs, or one cannot be read: then
+ * the driver is allowed by name.
+ */
+static bool append_device_rules(const struct df_bus *bus, const struct df_driver *drv,
+				struct strbuf *line, size_t *n, int *r)
+{
+	char ids[16][32];
+	size_t nids = 0;
+
+	for (size_t k = 0; k < drv->ndevices; k++) {
+		struct df_device_id id;
+		char *colon;
+		bool seen = false;
+
+		if (df_device_id_read(ctl_ctx, bus->name, drv->devices[k], &id) < 0 || !id.n)
+			return false;
+		/* A PCI device by vendor and device, a virtio one by its device ID. */
+		if (streq(bus->name, "pci") && strlen(id.ids[0]) > 9)
+			id.ids[0][9] = '\0';
+		if (streq(bus->name, "virtio") && (colon = strchr(id.ids[0], ':')))
+			*colon = '\0';
+		for (size_t i = 0; i < nids; i++)
+			seen |= streq(ids[i], id.ids[0]);
+		if (seen)
+			continue;
+		if (nids == ARRAY_SIZE(ids))
+			return false;
+		strcpy(ids[nids++], id.ids[0]);
+	}
+	for (size_t i = 0; i < nids && *r >= 0; i++)
+		*r = strbuf_appendf(line, "%s%s@%s", (*n)++ ? ", " : "", drv->name, ids[i]);
+	return nids > 0;
+}
+
 static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf *notes)
 {
 	size_t n = 0;
@@ -49,7 +86,10 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 			r = -EINVAL;
 			break;
 		}
-		r = strbuf_appendf(line, "%s%s", n++ ? ", " : "", drv->name);
+		if (arg_devices && append_device_rules(bus, drv, line, &n, &r))
+			;
+		else
+			r = strbuf_appendf(line, "%s%s", n++ ? ", " : "", drv->name);
 		if (r >= 0)
 			r = strbuf_appendf(notes, "# %s:", drv->name);
 		for (size_t k = 0; k < drv->ndevices && r >= 0; k++) {

@@ -29,6 +29,7 @@ extern enum json_format arg_json;
 extern bool arg_prometheus;
 extern bool arg_dry_run;
 extern bool arg_permanent;
+extern bool arg_devices;
 extern long arg_events;
 extern struct df_ctx *ctl_ctx;
 

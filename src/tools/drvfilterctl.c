@@ -23,6 +23,7 @@ enum json_format arg_json = JSON_OFF;
 bool arg_prometheus;
 bool arg_dry_run;
 bool arg_permanent;
+bool arg_devices;
 long arg_events;
 struct df_ctx *ctl_ctx;
 
@@ -35,11 +36,12 @@ enum {
 	OPT_DRY_RUN = 1u << 4,
 	OPT_EVENTS = 1u << 5,
 	OPT_PERMANENT = 1u << 6,
+	OPT_DEVICES = 1u << 7,
 };
 
 static const char *const option_names[] = {
 	"--policy",  "--sysroot", "--json",	 "--format=prometheus",
-	"--dry-run", "--events",  "--permanent",
+	"--dry-run", "--events",  "--permanent", "--devices",
 };
 
 /* The options given on the command line, as OPT_* bits. */
@@ -62,7 +64,7 @@ static const struct verb verbs[] = {
 	  "validate a policy (default: the --policy file)" },
 	{ "explain", "BUS:DRIVER...", 1, -1, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_explain,
 	  "say whether each driver is allowed, and by which rule" },
-	{ "generate", "", 0, 0, OPT_SYSROOT, verb_generate,
+	{ "generate", "", 0, 0, OPT_SYSROOT | OPT_DEVICES, verb_generate,
 	  "print a policy allowing the drivers bound now" },
 	{ "cmdline", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_cmdline,
 	  "print the equivalent kernel boot options" },
@@ -105,6 +107,7 @@ static void help(void)
 	       "  -n, --dry-run          apply: print what would be done, write nothing\n"
 	       "      --events N         watch: stop after N events\n"
 	       "      --permanent        allow, deny: the change under /etc, for boot too\n"
+	       "      --devices          generate: device rules for the devices bound now\n"
 	       "  -h, --help             show this help\n"
 	       "  -V, --version          show the version\n"
 	       "\n"
@@ -172,6 +175,7 @@ static int parse_argv(int argc, char **argv)
 		ARG_FORMAT,
 		ARG_EVENTS,
 		ARG_PERMANENT,
+		ARG_DEVICES,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -183,6 +187,7 @@ static int parse_argv(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "events", required_argument, NULL, ARG_EVENTS },
 		{ "permanent", no_argument, NULL, ARG_PERMANENT },
+		{ "devices", no_argument, NULL, ARG_DEVICES },
 		{},
 	};
 	int c, r;
@@ -223,6 +228,10 @@ static int parse_argv(int argc, char **argv)
 		case ARG_PERMANENT:
 			arg_permanent = true;
 			arg_given |= OPT_PERMANENT;
+			break;
+		case ARG_DEVICES:
+			arg_devices = true;
+			arg_given |= OPT_DEVICES;
 			break;
 		case ARG_JSON:
 			r = parse_json(optarg);

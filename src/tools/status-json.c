@@ -134,6 +134,42 @@ void status_print_json(const struct status *s)
 			json_field_string(&j, "device", d->drv->devices[k]);
 			json_object_end(&j);
 		}
+		for (size_t k = 0; k < d->nchecks; k++) {
+			if (d->checks[k].verdict.allowed)
+				continue;
+			json_object_begin(&j);
+			json_field_string(&j, "bus", d->bus->name);
+			json_field_string(&j, "driver", d->drv->name);
+			json_field_string(&j, "device", d->checks[k].device);
+			json_field_string(&j, "refused_by", "device rules");
+			json_object_end(&j);
+		}
+	}
+	json_array_end(&j);
+
+	/* The devices of drivers with device rules: IDs, decision, the rule. */
+	json_key(&j, "device_rules");
+	json_array_begin(&j);
+	for (size_t i = 0; i < s->ndrivers; i++) {
+		const struct status_driver *d = &s->drivers[i];
+
+		for (size_t k = 0; k < d->nchecks; k++) {
+			const struct status_devcheck *c = &d->checks[k];
+
+			json_object_begin(&j);
+			json_field_string(&j, "bus", d->bus->name);
+			json_field_string(&j, "device", c->device);
+			json_key(&j, "ids");
+			json_array_begin(&j);
+			for (size_t n = 0; n < c->id.n; n++)
+				json_string(&j, c->id.ids[n]);
+			json_array_end(&j);
+			json_field_string(&j, "driver", d->drv->name);
+			json_field_string(&j, "decision",
+					  c->verdict.allowed ? "allowed" : "refused");
+			json_field_string(&j, "rule", c->rule);
+			json_object_end(&j);
+		}
 	}
 	json_array_end(&j);
 

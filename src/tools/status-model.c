@@ -142,6 +142,29 @@ static int expected_allowed(const struct status *s, const struct df_driver *drv,
 	return drv->ndevices > 0 && df_policy_bound(s->policy) == DF_BOUND_KEEP ? 1 : 0;
 }
 
+/* A driver with device rules: what they say of each device it drives; refused ones are violations. */
+static int check_devices(struct status *s, struct status_driver *d)
+{
+	d->checks = calloc(d->drv->ndevices + 1, sizeof(*d->checks));
+	if (!d->checks)
+		return -ENOMEM;
+	for (size_t k = 0; k < d->drv->ndevices; k++) {
+		struct status_devcheck *c = &d->checks[d->nchecks++];
+		bool known;
+
+		c->device = d->drv->devices[k];
+		known = df_device_id_read(ctl_ctx, d->bus->name, c->device, &c->id) >= 0;
+		df_policy_decide_device(s->policy, d->bus->name, d->drv->name,
+					known ? &c->id : NULL, &c->verdict);
+		c->rule = df_rule_describe(c->verdict.rule);
+		if (!c->rule)
+			return -ENOMEM;
+		if (!c->verdict.allowed)
+			s->violations++;
+	}
+	return 0;
+}
+
 static int decide_drivers(struct status *s)
 {
 	size_t n = 0;
@@ -165,6 +188,8 @@ static int decide_drivers(struct status *s)
 				return -ENOMEM;
 			if (d->verdict.allowed) {
 				s->allowed++;
+				if (d->verdict.restricted && check_devices(s, d) < 0)
+					return -ENOMEM;
 			} else {
 				s->denied++;
 				s->violations += d->drv->ndevices;
@@ -264,8 +289,12 @@ int status_load(struct status *s)
 
 void status_release(struct status *s)
 {
-	for (size_t i = 0; i < s->ndrivers; i++)
+	for (size_t i = 0; i < s->ndrivers; i++) {
+		for (size_t k = 0; k < s->drivers[i].nchecks; k++)
+			free(s->drivers[i].checks[k].rule);
+		free(s->drivers[i].checks);
 		free(s->drivers[i].rule);
+	}
 	free(s->drivers);
 	for (size_t i = 0; i < s->nunbound; i++)
 		free(s->unbound[i].candidate_allowed);

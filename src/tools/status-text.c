@@ -103,6 +103,37 @@ static void print_drivers(const struct status *s, struct strbuf *a, struct strbu
 		for (size_t k = 0; !d->verdict.allowed && k < d->drv->ndevices; k++)
 			printf("  %s %s bound to %s\n", esc(a, d->bus->name),
 			       esc(b, d->drv->devices[k]), esc(c, d->drv->name));
+		for (size_t k = 0; k < d->nchecks; k++)
+			if (!d->checks[k].verdict.allowed)
+				printf("  %s %s bound to %s, which its device rules refuse it\n",
+				       esc(a, d->bus->name), esc(b, d->checks[k].device),
+				       esc(c, d->drv->name));
+	}
+}
+
+/* The devices of drivers with device rules: their IDs, and the rule that decides. */
+static void print_device_rules(const struct status *s, struct strbuf *a, struct strbuf *b,
+			       struct strbuf *c)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < s->ndrivers; i++) {
+		const struct status_driver *d = &s->drivers[i];
+
+		for (size_t k = 0; k < d->nchecks; k++) {
+			const struct status_devcheck *ck = &d->checks[k];
+
+			if (!any)
+				printf("\nDevices under device rules:\n");
+			any = true;
+			printf("  %s %s (%s) %s: ", esc(a, d->bus->name), esc(b, ck->device),
+			       ck->id.n ? ck->id.ids[0] : "IDs unreadable", esc(c, d->drv->name));
+			if (ck->verdict.allowed)
+				printf("allowed by %s\n", ck->rule);
+			else
+				printf("refused: no device rule of the driver matches (%s, ...)\n",
+				       ck->rule);
+		}
 	}
 }
 
@@ -150,6 +181,7 @@ void status_print_text(const struct status *s)
 
 	print_summary(s);
 	print_drivers(s, &a, &b, &c);
+	print_device_rules(s, &a, &b, &c);
 	if (s->notes.count) {
 		printf("\nNotes on fallback mode:\n");
 		for (size_t i = 0; i < s->notes.count; i++)

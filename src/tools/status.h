@@ -12,11 +12,21 @@
 
 #include "drvfilter.h"
 
+/* A device a driver with device rules drives, and what its rules say of it. */
+struct status_devcheck {
+	const char *device;
+	struct df_device_id id; /* n == 0: its IDs could not be read */
+	struct df_verdict verdict;
+	char *rule;
+};
+
 struct status_driver {
 	const struct df_bus *bus;
 	const struct df_driver *drv;
 	struct df_verdict verdict;
 	char *rule; /* the verdict's rule, described */
+	struct status_devcheck *checks; /* verdict.restricted: one per bound device */
+	size_t nchecks;
 };
 
 /* An unbound device, and the policy's decision for each module that could drive it. */

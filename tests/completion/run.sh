@@ -66,7 +66,7 @@ expect "drvfilterctl --sysroot $tmp/root explain pnp:i" 'i8042\ kbd'
 expect "drvfilterctl --sysroot $tmp/root explain vi" "virtio:virtio_blk virtio:virtio_net"
 expect "drvfilterctl --sysroot $tmp/root allow pci:e" "e1000"
 expect "drvfilterctl l" "list-changes"
-expect "drvfilterctl status --" "--dry-run --events --format --help --json --permanent --policy --sysroot --version"
+expect "drvfilterctl status --" "--devices --dry-run --events --format --help --json --permanent --policy --sysroot --version"
 expect "drvfilter-apply --u" "--udev"
 expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --timeout --udev --verbose --version"
 exit $fail

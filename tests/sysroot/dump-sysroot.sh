@@ -5,12 +5,14 @@
 set -u
 root=$1
 cd "$root" || exit 1
-find sys/kernel/driver_filter sys/bus -type f \
-	\( -name allowed -o -name unbind -o -name bind -o -name allow -o -name deny -o -name locked \) \
+find sys/kernel/driver_filter sys/bus sys/devices -type f \
+	\( -name allowed -o -name unbind -o -name bind -o -name allow -o -name deny -o -name locked \
+	-o -name driver_override \) \
 	2>/dev/null | LC_ALL=C sort | while IFS= read -r f; do
-	# Untouched unbind and bind files are empty: leave them out.
+	# Untouched unbind, bind and driver_override files: leave them out.
 	case ${f##*/} in
 	unbind | bind) [ -s "$f" ] || continue ;;
+	driver_override) [ "$(cat "$f")" != "(null)" ] || continue ;;
 	esac
 	printf '%s: %s\n' "$f" "$(cat "$f")"
 done

@@ -179,8 +179,9 @@ START_TEST(test_apply_kernel)
 	ck_assert_int_eq(df_apply(ctx, p, 0, &rep), -EIO);
 	ck_assert_uint_eq(rep->counts.errors, 1);
 	ck_assert_int_eq(rep->actions[0].kind, DF_ACT_CHECK);
-	ck_assert_str_eq(df_action_result(rep->actions[0].kind, rep->actions[0].error, false, false),
-			 "mismatch");
+	ck_assert_str_eq(
+		df_action_result(rep->actions[0].kind, rep->actions[0].error, false, false),
+		"mismatch");
 	ck_assert_file_eq("sys/bus/pci/drivers/e1000/allowed", "1\n");
 	df_report_free(rep);
 	df_ctx_unref(ctx);
