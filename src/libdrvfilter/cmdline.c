@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The policy as kernel boot options, in the syntax of the kernel patch:
- * filter_allow_drivers=bus:drv1,drv2;bus2:ALL filter_deny_drivers=ALL:ALL
+ * "filter_deny_drivers=ALL:ALL" "filter_allow_drivers=bus:drv1,drv2;bus2:ALL"
  * The kernel decides as df_policy_decide() does (allow list first, then deny),
  * so "default = deny" becomes a final ALL:ALL deny group.
+ *
+ * Each option is quoted whole, so that the same text reaches the kernel
+ * intact from a UKI's .cmdline (the kernel drops quotes around a whole
+ * parameter) and from GRUB's configuration, where ';' would end the command
+ * and a blank split the word. The deny option comes first: a line cut short
+ * loses allowed drivers, and fails closed.
  *
  * Also the other direction: whether the running kernel's command line says
  * drvfilter=off, split into parameters the way the kernel's parse_args() does.
@@ -13,29 +19,15 @@
 #include "drvfilter-private.h"
 #include "strbuf.h"
 
-static bool list_has_blank(const struct df_policy *p, enum df_section section)
-{
-	for (size_t i = 0; i < p->nentries; i++) {
-		const struct df_entry *e = &p->entries[i];
-
-		for (size_t j = 0; e->section == section && j < e->nrules; j++)
-			if (strchr(e->rules[j].name, ' '))
-				return true;
-	}
-	return false;
-}
-
 static int append_option(struct strbuf *sb, const struct df_policy *p, enum df_section section)
 {
 	bool deny_all = section == DF_SECTION_DENY && !p->default_allows;
-	bool quote = !deny_all && list_has_blank(p, section);
-	size_t start = sb->len;
 	bool first = true;
 	int r = 0;
 
 	/* Everything is denied anyway: one group says it, and stays short. */
 	if (deny_all)
-		return strbuf_appendf(sb, "%sfilter_deny_drivers=ALL:ALL", sb->len ? " " : "");
+		return strbuf_appendf(sb, "%s\"filter_deny_drivers=ALL:ALL\"", sb->len ? " " : "");
 
 	for (size_t i = 0; i < p->nentries && r >= 0; i++) {
 		const struct df_entry *e = &p->entries[i];
@@ -43,18 +35,21 @@ static int append_option(struct strbuf *sb, const struct df_policy *p, enum df_s
 		if (e->section != section)
 			continue;
 		if (first)
-			r = strbuf_appendf(sb, "%sfilter_%s_drivers=%s", start ? " " : "",
-					   section == DF_SECTION_ALLOW ? "allow" : "deny",
-					   quote ? "\"" : "");
+			r = strbuf_appendf(sb, "%s\"filter_%s_drivers=", sb->len ? " " : "",
+					   section == DF_SECTION_ALLOW ? "allow" : "deny");
 		else
 			r = strbuf_appendc(sb, ';');
 		first = false;
 		if (r >= 0)
 			r = strbuf_appendf(sb, "%s:", e->key);
-		for (size_t j = 0; j < e->nrules && r >= 0; j++)
+		for (size_t j = 0; j < e->nrules && r >= 0; j++) {
+			/* GRUB expands '$' even within double quotes; the kernel would not. */
+			if (strchr(e->rules[j].name, '$'))
+				return -EINVAL;
 			r = strbuf_appendf(sb, "%s%s", j ? "," : "", e->rules[j].name);
+		}
 	}
-	if (r >= 0 && !first && quote)
+	if (r >= 0 && !first)
 		r = strbuf_appendc(sb, '"');
 	return r;
 }
@@ -102,9 +97,9 @@ int df_policy_kernel_options(const struct df_policy *p, char **ret)
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	r = append_option(&sb, p, DF_SECTION_ALLOW);
+	r = append_option(&sb, p, DF_SECTION_DENY);
 	if (r >= 0)
-		r = append_option(&sb, p, DF_SECTION_DENY);
+		r = append_option(&sb, p, DF_SECTION_ALLOW);
 	if (r < 0) {
 		strbuf_release(&sb);
 		return r;

@@ -5,7 +5,9 @@
  * The input as a policy: the boot options generated from it fit the kernel's
  * command line unless -E2BIG says otherwise, are printable ASCII, and split
  * back (as the kernel splits them) into exactly the two lists written to
- * /sys/kernel/driver_filter; they never read as drvfilter=off.
+ * /sys/kernel/driver_filter; they never read as drvfilter=off. Each option is
+ * quoted whole, holds no '$' (which GRUB would expand), and the deny option
+ * comes first.
  *
  * The input as a command line: drvfilter=off is never found where the text
  * has no "drvfilter=", and always found as the first parameter when no other
@@ -24,22 +26,31 @@ _Noreturn static void fail(const char *what)
 	fuzz_fail("fuzz-cmdline", what);
 }
 
-/* Split @options at blanks outside quotes; the value of @name without its quotes, or NULL. */
-static char *option_value(const char *options, const char *name)
+/*
+ * Split @options at blanks outside quotes; the value of @name without its
+ * quotes, or NULL. *@pos is where the option starts (the kernel drops a quote
+ * around the whole parameter, so the name may follow one).
+ */
+static char *option_value(const char *options, const char *name, size_t *pos)
 {
 	size_t nlen = strlen(name);
 	const char *s = options;
 
 	while (*s) {
-		const char *start = s;
+		const char *start = s, *param = s + (*s == '"');
 		bool quoted = false;
 		char *v, *o;
 
 		for (; *s && (quoted || *s != ' '); s++)
 			if (*s == '"')
 				quoted = !quoted;
-		if ((size_t)(s - start) > nlen && !strncmp(start, name, nlen) &&
-		    start[nlen] == '=') {
+		if ((size_t)(s - param) > nlen && !strncmp(param, name, nlen) &&
+		    param[nlen] == '=') {
+			if (*start != '"' || s[-1] != '"' ||
+			    memchr(start + 1, '"', (size_t)(s - start - 2)))
+				fail("an option not quoted whole");
+			*pos = (size_t)(start - options);
+			start = param;
 			v = malloc((size_t)(s - start));
 			if (!v)
 				fail("out of memory");
@@ -60,9 +71,16 @@ static void check_options(const struct df_policy *p)
 {
 	char *options = NULL, *allow = NULL, *deny = NULL, *a, *d, *copy;
 	int r = df_policy_kernel_options(p, &options);
+	size_t apos = 0, dpos = 0;
 
 	if (r == -ENOMEM)
 		return;
+	/* Refused: a name holds '$'. */
+	if (r == -EINVAL) {
+		if (options)
+			fail("options returned with -EINVAL");
+		return;
+	}
 	if (r < 0 && r != -E2BIG)
 		fail("kernel options failed");
 	if ((r == -E2BIG) != (strlen(options) + 1 > DF_KERNEL_CMDLINE_MAX))
@@ -72,10 +90,14 @@ static void check_options(const struct df_policy *p)
 			fail("a byte that is not printable ASCII in the options");
 	if (df_policy_kernel_lists(p, &allow, &deny) < 0)
 		fail("kernel lists failed");
-	a = option_value(options, "filter_allow_drivers");
-	d = option_value(options, "filter_deny_drivers");
+	a = option_value(options, "filter_allow_drivers", &apos);
+	d = option_value(options, "filter_deny_drivers", &dpos);
 	if (strcmp(a ? a : "", allow) != 0 || strcmp(d ? d : "", deny) != 0)
 		fail("the options do not split back into the kernel's lists");
+	if (a && d && dpos > apos)
+		fail("the allow option before the deny option");
+	if (strchr(options, '$'))
+		fail("a '$' in the options");
 	copy = strdup(options);
 	if (!copy)
 		fail("out of memory");

@@ -59,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail("a policy loaded despite errors");
 		check_verdicts(p);
 		r = df_policy_kernel_options(p, &options);
-		if (r < 0 && r != -E2BIG && r != -ENOMEM)
+		/* -EINVAL: a name holds '$', which no boot option can carry through GRUB. */
+		if (r < 0 && r != -E2BIG && r != -ENOMEM && r != -EINVAL)
 			fail("kernel options failed");
 		free(options);
 	}

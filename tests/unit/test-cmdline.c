@@ -12,22 +12,26 @@ struct cmdline_case {
 	const char *options;
 };
 
+/* Deny first, each option quoted whole: GRUB keeps ';' and blanks within quotes. */
 static const struct cmdline_case cases[] = {
 	{ "[filter]\ndefault = allow\n", "" },
-	{ "[deny]\nusb = ALL\n", "filter_deny_drivers=usb:ALL" },
-	{ "[filter]\ndefault = deny\n", "filter_deny_drivers=ALL:ALL" },
+	{ "[deny]\nusb = ALL\n", "\"filter_deny_drivers=usb:ALL\"" },
+	{ "[filter]\ndefault = deny\n", "\"filter_deny_drivers=ALL:ALL\"" },
 	{ "[filter]\ndefault = deny\n[allow]\npci = virtio-pci\nvirtio = virtio_net, virtio_blk\n"
 	  "[deny]\nusb = ALL\n",
-	  "filter_allow_drivers=pci:virtio-pci;virtio:virtio_net,virtio_blk "
-	  "filter_deny_drivers=ALL:ALL" },
+	  "\"filter_deny_drivers=ALL:ALL\" "
+	  "\"filter_allow_drivers=pci:virtio-pci;virtio:virtio_net,virtio_blk\"" },
 	{ "[allow]\npci = e1000\n[deny]\nALL = ALL\n",
-	  "filter_allow_drivers=pci:e1000 filter_deny_drivers=ALL:ALL" },
+	  "\"filter_deny_drivers=ALL:ALL\" \"filter_allow_drivers=pci:e1000\"" },
 	{ "[allow]\nall = virtio*\n[deny]\npci = e1?00\nusb = ALL\n",
-	  "filter_allow_drivers=ALL:virtio* filter_deny_drivers=pci:e1?00;usb:ALL" },
+	  "\"filter_deny_drivers=pci:e1?00;usb:ALL\" \"filter_allow_drivers=ALL:virtio*\"" },
 	{ "[filter]\ndefault = deny\n[allow]\npnp = i8042 kbd, serial\npci = virtio-pci\n",
-	  "filter_allow_drivers=\"pnp:i8042 kbd,serial;pci:virtio-pci\" "
-	  "filter_deny_drivers=ALL:ALL" },
-	{ "[deny]\nPCI = e1000\n", "filter_deny_drivers=pci:e1000" },
+	  "\"filter_deny_drivers=ALL:ALL\" "
+	  "\"filter_allow_drivers=pnp:i8042 kbd,serial;pci:virtio-pci\"" },
+	{ "[deny]\nPCI = e1000\n", "\"filter_deny_drivers=pci:e1000\"" },
+	{ "[allow]\npnp = i8042 kbd\n", "\"filter_allow_drivers=pnp:i8042 kbd\"" },
+	{ "[deny]\npnp = i8042 aux\nusb = ALL\n[allow]\npci = virtio-pci\n",
+	  "\"filter_deny_drivers=pnp:i8042 aux;usb:ALL\" \"filter_allow_drivers=pci:virtio-pci\"" },
 };
 
 START_TEST(test_cmdline_table)
@@ -63,6 +67,18 @@ START_TEST(test_cmdline_too_long)
 	free(options);
 	df_policy_free(p);
 	free(text);
+}
+END_TEST
+
+/* GRUB expands '$' within double quotes, and the kernel would not: refused. */
+START_TEST(test_cmdline_dollar)
+{
+	struct df_policy *p = tu_load_ok("[deny]\npci = e1000, a$b\n");
+	char *options = NULL;
+
+	ck_assert_int_eq(df_policy_kernel_options(p, &options), -EINVAL);
+	ck_assert_ptr_null(options);
+	df_policy_free(p);
 }
 END_TEST
 
@@ -109,6 +125,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_cmdline_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_cmdline_too_long);
+	tcase_add_test(tc, test_cmdline_dollar);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("override");
 	tcase_add_loop_test(tc, test_cmdline_override, 0,
