@@ -279,8 +279,9 @@ char *df_rule_describe(const struct df_rule *r);
 #define DF_KERNEL_CMDLINE_MAX 2048
 
 /*
- * The boot options equivalent to @p ("filter_allow_drivers=... filter_deny_drivers=...",
- * values quoted when a name holds a space), "" for a policy that allows everything.
+ * The boot options equivalent to @p ("\"filter_deny_drivers=...\" \"filter_allow_drivers=...\"":
+ * deny first, so that a line cut short fails closed, and each option quoted
+ * whole, so that GRUB keeps ';' and blanks), "" for a policy that allows everything.
  * Returns 0, -ENOMEM, or -E2BIG when they would not fit on a kernel command
  * line (the string is still returned, so the caller can say how long it is).
  */

@@ -85,9 +85,15 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 		 * same (a mismatch, or a bind the kernel let through) unless the
 		 * policy keeps it.
 		 */
-		r = df_kfilter_check_bit(run, fd, "allowed", bus, name, keep, true);
+		r = df_kfilter_check_bit(run, fd, "allowed", bus, name, false, true);
 	} else if (kernel) {
-		const char *value = keep ? "1" : "0";
+		/*
+		 * keep: the kernel leaves the devices bound now and lets the driver
+		 * take no other (it reads 0 then). A kernel without it refuses the
+		 * word (EINVAL): an error, never 1, which would let the driver take
+		 * any device the host adds.
+		 */
+		const char *value = keep ? "keep" : "0";
 		int err = df_run_write_at(run, fd, "allowed", value);
 
 		r = df_record(run, DF_ACT_ALLOWED, bus, name, NULL, value, err);

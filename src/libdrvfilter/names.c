@@ -59,6 +59,8 @@ static const char *driver_byte_why(unsigned char c)
 		return "contains '=' or '#', which the policy file's syntax reserves";
 	case '@':
 		return "contains '@', which starts a device rule (DRIVER@ID)";
+	case '$':
+		return "contains '$', which GRUB would expand in the boot options";
 	case '\\':
 	case '[':
 	case ']':
