@@ -12,6 +12,7 @@
 #include "drvfilter.h"
 #include "macro.h"
 #include "strmap.h"
+#include "strv.h"
 
 _printf_(6, 7) void df_log(const struct df_ctx *ctx, int priority, const char *file, int line,
 			   const char *fn, const char *format, ...);
@@ -168,6 +169,26 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size);
  */
 int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
 			   size_t *skipped);
+/* The devices of a bus by the driver they are bound to: driver name -> struct strv * (sorted). */
+struct df_busdevs {
+	struct strmap map;
+	struct df_busdevs_entry *entries; /* the map's keys and values */
+	size_t n, cap;
+	size_t skipped; /* devices whose driver link cannot be read, or names not safe to use */
+};
+struct df_busdevs_entry {
+	char *driver;
+	struct strv devices;
+};
+#define DF_BUSDEVS_INIT                      \
+	{                                  \
+		STRMAP_INIT, NULL, 0, 0, 0 \
+	}
+
+/* Fill @b from the bus's devices/ directory @devicesfd (each device's driver link). */
+int df_busdevs_load(int devicesfd, struct df_busdevs *b);
+void df_busdevs_release(struct df_busdevs *b);
+
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */
 int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin);
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "drvfilter-private.h"
+#include "strv.h"
 
 struct df_run {
 	struct df_ctx *ctx;
@@ -27,6 +28,15 @@ int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **re
  */
 int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
 	      const char *device, const char *value, int error);
+/*
+ * The same for an action that only confirms or repeats what needs no
+ * record: an allowed driver's bit set to 1, a denied driver with no device
+ * set to 0. Counted, logged at LOG_INFO (drvfilter-apply -v), not kept in
+ * the report (a kernel has thousands of such drivers); a failure is
+ * recorded as df_record() does.
+ */
+int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bus,
+		    const char *driver, const char *value, int error);
 /*
  * Count and log a problem that is not an action (a directory that cannot be
  * read) as "action=error bus=B driver=D error=...": the names (or NULL) in
@@ -78,7 +88,11 @@ int df_refuse_device(struct df_run *run, int drvfd, const char *bus, const char 
 
 /* ---- enforce.c: the decision for one registered driver, and what it takes ---- */
 
+/*
+ * @devices: the devices bound to the driver, as the walk found them on its
+ * bus, or NULL to list them here (a driver that just registered).
+ */
 int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-		      bool locked);
+		      bool locked, const struct strv *devices);
 
 #endif

@@ -43,7 +43,30 @@ static int allow_driver(struct df_run *run, const char *bus, int driversfd, cons
 	if (err == -ENOENT && faccessat(driversfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
 	    errno == ENOENT)
 		return 0;
-	return df_record(run, DF_ACT_ALLOWED, bus, name, NULL, "1", err);
+	return df_record_quiet(run, DF_ACT_ALLOWED, bus, name, "1", err);
+}
+
+/*
+ * A denied driver that drives no device: kernel mode writes its bit from the
+ * bus's drivers/ (no directory of its own to open, nothing to list), as
+ * quietly as an allowed one's; fallback mode has nothing to do.
+ */
+static int deny_idle_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
+			    bool locked)
+{
+	char rel[DF_NAME_MAX + sizeof("/allowed")];
+	int err;
+
+	if (run->rep->mode != DF_MODE_KERNEL)
+		return 0;
+	snprintf(rel, sizeof(rel), "%s/allowed", name);
+	if (locked)
+		return df_kfilter_check_bit(run, driversfd, rel, bus, name, false, false);
+	err = df_run_write_at(run, driversfd, rel, "0");
+	if (err == -ENOENT && faccessat(driversfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno == ENOENT)
+		return 0;
+	return df_record_quiet(run, DF_ACT_ALLOWED, bus, name, "0", err);
 }
 
 /*
@@ -52,14 +75,17 @@ static int allow_driver(struct df_run *run, const char *bus, int driversfd, cons
  * recorded as violations.
  */
 static int deny_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-		       bool locked)
+		       bool locked, const struct strv *bound)
 {
 	bool kernel = run->rep->mode == DF_MODE_KERNEL, detached = false, keep;
-	_cleanup_close_ int fd = df_open_dir_at(driversfd, name);
+	_cleanup_close_ int fd = -1;
 	char **devices = NULL;
 	size_t ndevices = 0, skipped = 0;
 	int r;
 
+	if (bound && bound->n == 0)
+		return deny_idle_driver(run, bus, driversfd, name, locked);
+	fd = df_open_dir_at(driversfd, name);
 	if (fd < 0) {
 		/* The driver went away between readdir and now: nothing left to enforce. */
 		if (fd != -ENOENT)
@@ -67,7 +93,19 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 				   strerror(-fd));
 		return 0;
 	}
-	r = df_driver_list_devices(run->ctx, fd, &devices, &ndevices, &skipped);
+	if (bound) {
+		struct strv copy = STRV_INIT;
+
+		for (size_t i = 0; i < bound->n; i++)
+			if (strv_push(&copy, bound->v[i]) < 0) {
+				strv_release(&copy);
+				return -ENOMEM;
+			}
+		devices = strv_steal(&copy, &ndevices);
+		r = 0;
+	} else {
+		r = df_driver_list_devices(run->ctx, fd, &devices, &ndevices, &skipped);
+	}
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -157,7 +195,7 @@ static int restrict_driver(struct df_run *run, const char *bus, int driversfd, c
 }
 
 int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-		      bool locked)
+		      bool locked, const struct strv *bound)
 {
 	struct df_verdict v;
 	int r;
@@ -172,7 +210,55 @@ int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const 
 		return r;
 	}
 	run->rep->counts.denied++;
-	return deny_driver(run, bus, driversfd, name, locked);
+	return deny_driver(run, bus, driversfd, name, locked, bound);
+}
+
+/*
+ * One bus: which driver drives which device, from the bus's devices/ (one
+ * listing and a readlink per device, where listing each denied driver's
+ * directory cost an open, a listing and a close per driver), then each
+ * driver decided and acted on.
+ */
+static int walk_bus(struct df_run *run, int busesfd, const char *bus, int driversfd,
+		    const struct df_names *drivers, bool locked)
+{
+	struct df_busdevs bound = DF_BUSDEVS_INIT;
+	_cleanup_free_ char *rel = NULL;
+	_cleanup_close_ int devicesfd = -1;
+	static const struct strv none = STRV_INIT;
+	bool own;
+	int r;
+
+	if (!drivers->n)
+		return 0;
+	if (asprintf(&rel, "%s/devices", bus) < 0)
+		return -ENOMEM;
+	devicesfd = df_open_dir_at(busesfd, rel);
+	r = devicesfd < 0 ? (devicesfd == -ENOENT ? 0 : devicesfd)
+			  : df_busdevs_load(devicesfd, &bound);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		df_problem(run, bus, NULL, "cannot read the bus's devices: %s", strerror(-r));
+	if (bound.skipped)
+		df_problem(run, bus, NULL,
+			   "devices skipped, their driver unreadable or their names not safe to "
+			   "use: %zu",
+			   bound.skipped);
+	/*
+	 * Without the bus's devices, or with one whose driver could not be read,
+	 * each denied driver lists its own: nothing it drives goes unseen.
+	 */
+	own = r < 0 || devicesfd < 0 || bound.skipped;
+	r = 0;
+	for (size_t j = 0; j < drivers->n && r >= 0; j++) {
+		const struct strv *devs = strmap_get(&bound.map, drivers->v[j]);
+
+		r = df_enforce_driver(run, bus, driversfd, drivers->v[j], locked,
+				      own ? NULL : devs ? devs : &none);
+	}
+	df_busdevs_release(&bound);
+	return r;
 }
 
 static int walk_drivers(struct df_run *run, bool locked)
@@ -219,8 +305,7 @@ static int walk_drivers(struct df_run *run, bool locked)
 			df_problem(run, bus, NULL,
 				   "drivers skipped, their names not safe to use: %zu",
 				   drivers.unsafe);
-		for (size_t j = 0; j < drivers.n && r >= 0; j++)
-			r = df_enforce_driver(run, bus, driversfd, drivers.v[j], locked);
+		r = walk_bus(run, busesfd, bus, driversfd, &drivers, locked);
 		df_names_release(&drivers);
 	}
 	df_names_release(&buses);

@@ -178,21 +178,12 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 	strbuf_release(&sb);
 }
 
-/*
- * Only what changes the system or fails is kept in the report; allowed=1
- * writes that succeed are counted only, so that the state file stays small on
- * a kernel with thousands of drivers.
- */
-int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
-	      const char *device, const char *value, int error)
+static int record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
+		  const char *device, const char *value, int error, bool quiet)
 {
 	struct df_report *rep = run->rep;
 	struct df_action *a;
-	/*
-	 * Writing allowed=1 confirms what the kernel does anyway: counted, and
-	 * logged at LOG_INFO (drvfilter-apply -v), not kept in the state file.
-	 */
-	bool confirm = kind == DF_ACT_ALLOWED && value && streq(value, "1") && !error;
+	bool confirm = quiet && !error;
 	int prio = error ? LOG_ERR : confirm ? LOG_INFO : LOG_NOTICE;
 
 	if (error)
@@ -214,6 +205,18 @@ int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, con
 	}
 	rep->nactions++;
 	return 0;
+}
+
+int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
+	      const char *device, const char *value, int error)
+{
+	return record(run, kind, bus, driver, device, value, error, false);
+}
+
+int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bus,
+		    const char *driver, const char *value, int error)
+{
+	return record(run, kind, bus, driver, NULL, value, error, true);
 }
 
 /* A problem's own words: the names go in fields of their own. */

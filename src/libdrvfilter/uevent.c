@@ -85,7 +85,7 @@ static int driver_added(struct df_run *run, const struct df_uevent *ev)
 			   strerror(-driversfd));
 		return 0;
 	}
-	return df_enforce_driver(run, ev->bus, driversfd, ev->driver, locked);
+	return df_enforce_driver(run, ev->bus, driversfd, ev->driver, locked, NULL);
 }
 
 static int device_bound(struct df_run *run, const struct df_uevent *ev)
