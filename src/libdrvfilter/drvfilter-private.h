@@ -180,13 +180,16 @@ struct df_busdevs_entry {
 	char *driver;
 	struct strv devices;
 };
-#define DF_BUSDEVS_INIT                      \
+#define DF_BUSDEVS_INIT                    \
 	{                                  \
 		STRMAP_INIT, NULL, 0, 0, 0 \
 	}
 
-/* Fill @b from the bus's devices/ directory @devicesfd (each device's driver link). */
-int df_busdevs_load(int devicesfd, struct df_busdevs *b);
+/*
+ * Fill @b from @devices, the links of the bus's devices/ directory @devicesfd
+ * (each one's driver link); unreadable links are counted in b->skipped.
+ */
+int df_busdevs_load(int devicesfd, const struct df_names *devices, struct df_busdevs *b);
 void df_busdevs_release(struct df_busdevs *b);
 
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */

@@ -78,6 +78,7 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 		       bool locked, const struct strv *bound)
 {
 	bool kernel = run->rep->mode == DF_MODE_KERNEL, detached = false, keep;
+	char rel[DF_NAME_MAX + sizeof("/allowed")];
 	_cleanup_close_ int fd = -1;
 	char **devices = NULL;
 	size_t ndevices = 0, skipped = 0;
@@ -85,13 +86,20 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 
 	if (bound && bound->n == 0)
 		return deny_idle_driver(run, bus, driversfd, name, locked);
-	fd = df_open_dir_at(driversfd, name);
-	if (fd < 0) {
-		/* The driver went away between readdir and now: nothing left to enforce. */
-		if (fd != -ENOENT)
-			df_problem(run, bus, name, "cannot open the driver's directory: %s",
-				   strerror(-fd));
-		return 0;
+	snprintf(rel, sizeof(rel), "%s/allowed", name);
+	/*
+	 * The driver's own directory is opened only to list its devices or to
+	 * unbind them one by one; its bit is reached from drivers/.
+	 */
+	if (!bound || !kernel) {
+		fd = df_open_dir_at(driversfd, name);
+		if (fd < 0) {
+			/* The driver went away between readdir and now: nothing left to enforce. */
+			if (fd != -ENOENT)
+				df_problem(run, bus, name, "cannot open the driver's directory: %s",
+					   strerror(-fd));
+			return 0;
+		}
 	}
 	if (bound) {
 		struct strv copy = STRV_INIT;
@@ -105,6 +113,9 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 		r = 0;
 	} else {
 		r = df_driver_list_devices(run->ctx, fd, &devices, &ndevices, &skipped);
+		/* Found idle by its own listing: the same as by the bus's. */
+		if (r == 0 && ndevices == 0 && skipped == 0)
+			return deny_idle_driver(run, bus, driversfd, name, locked);
 	}
 	if (r == -ENOMEM)
 		return r;
@@ -123,7 +134,7 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 		 * same (a mismatch, or a bind the kernel let through) unless the
 		 * policy keeps it.
 		 */
-		r = df_kfilter_check_bit(run, fd, "allowed", bus, name, false, true);
+		r = df_kfilter_check_bit(run, driversfd, rel, bus, name, false, true);
 	} else if (kernel) {
 		/*
 		 * keep: the kernel leaves the devices bound now and lets the driver
@@ -132,8 +143,13 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 		 * any device the host adds.
 		 */
 		const char *value = keep ? "keep" : "0";
-		int err = df_run_write_at(run, fd, "allowed", value);
+		int err = df_run_write_at(run, driversfd, rel, value);
 
+		if (err == -ENOENT && faccessat(driversfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
+		    errno == ENOENT) {
+			strv_free_array(devices, ndevices);
+			return 0; /* gone meanwhile */
+		}
 		r = df_record(run, DF_ACT_ALLOWED, bus, name, NULL, value, err);
 		/* Writing 0 detached the devices; if it failed, unbind them one by one. */
 		detached = !err;
@@ -146,6 +162,15 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 			run->rep->counts.unbound++;
 			r = df_record(run, DF_ACT_UNBIND, bus, name, devices[i], NULL, 0);
 		} else {
+			if (fd < 0)
+				fd = df_open_dir_at(driversfd, name);
+			if (fd < 0) {
+				if (fd != -ENOENT)
+					df_problem(run, bus, name,
+						   "cannot open the driver's directory: %s",
+						   strerror(-fd));
+				break;
+			}
 			r = df_fallback_unbind(run, fd, bus, name, devices[i]);
 		}
 	}
@@ -194,18 +219,16 @@ static int restrict_driver(struct df_run *run, const char *bus, int driversfd, c
 	return r;
 }
 
-int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-		      bool locked, const struct strv *bound)
+static int enforce_decided(struct df_run *run, const char *bus, int driversfd, const char *name,
+			   const struct df_verdict *v, bool locked, const struct strv *bound)
 {
-	struct df_verdict v;
 	int r;
 
 	run->rep->counts.drivers++;
-	df_policy_decide(run->p, bus, name, &v);
-	if (v.allowed) {
+	if (v->allowed) {
 		run->rep->counts.allowed++;
 		r = allow_driver(run, bus, driversfd, name, locked);
-		if (r >= 0 && v.restricted)
+		if (r >= 0 && v->restricted)
 			r = restrict_driver(run, bus, driversfd, name);
 		return r;
 	}
@@ -213,49 +236,94 @@ int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const 
 	return deny_driver(run, bus, driversfd, name, locked, bound);
 }
 
+int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
+		      bool locked, const struct strv *bound)
+{
+	struct df_verdict v;
+
+	df_policy_decide(run->p, bus, name, &v);
+	return enforce_decided(run, bus, driversfd, name, &v, locked, bound);
+}
+
 /*
- * One bus: which driver drives which device, from the bus's devices/ (one
- * listing and a readlink per device, where listing each denied driver's
- * directory cost an open, a listing and a close per driver), then each
- * driver decided and acted on.
+ * Finding a denied driver's devices by listing its directory costs an open,
+ * two getdents and a close; finding them from the bus's devices/ costs a
+ * readlink of each device's driver link. The walk takes the bus's devices
+ * when they number fewer than this many per denied driver.
  */
+#define SCAN_DEVICES_PER_DENIED 3
+
+/*
+ * Which driver drives which device, from the bus's devices/ when that is
+ * cheaper than each denied driver listing its own (a kernel denies thousands
+ * of drivers that drive nothing). 1 with @bound filled, 0 when each denied
+ * driver is to list its own: also when a device's driver cannot be read, so
+ * that nothing a denied driver drives goes unseen.
+ */
+static int load_bound(struct df_run *run, int busesfd, const char *bus, size_t denied,
+		      struct df_busdevs *bound)
+{
+	_cleanup_free_ char *rel = NULL;
+	_cleanup_close_ int devicesfd = -1;
+	struct df_names devices;
+	int r;
+
+	if (asprintf(&rel, "%s/devices", bus) < 0)
+		return -ENOMEM;
+	devicesfd = df_open_dir_at(busesfd, rel);
+	if (devicesfd == -ENOENT)
+		return 0;
+	r = devicesfd < 0 ? devicesfd : df_dir_list_links(devicesfd, &devices);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		df_problem(run, bus, NULL, "cannot read the bus's devices: %s", strerror(-r));
+		return 0;
+	}
+	if (devices.n > SCAN_DEVICES_PER_DENIED * denied) {
+		df_names_release(&devices);
+		return 0;
+	}
+	bound->skipped = devices.unsafe;
+	r = df_busdevs_load(devicesfd, &devices, bound);
+	df_names_release(&devices);
+	if (r < 0)
+		return r;
+	if (bound->skipped)
+		df_problem(run, bus, NULL,
+			   "devices skipped, their driver unreadable or their names not safe to "
+			   "use: %zu",
+			   bound->skipped);
+	return bound->skipped ? 0 : 1;
+}
+
+/* One bus: each driver decided, the bound devices found for the denied ones, each acted on. */
 static int walk_bus(struct df_run *run, int busesfd, const char *bus, int driversfd,
 		    const struct df_names *drivers, bool locked)
 {
 	struct df_busdevs bound = DF_BUSDEVS_INIT;
-	_cleanup_free_ char *rel = NULL;
-	_cleanup_close_ int devicesfd = -1;
 	static const struct strv none = STRV_INIT;
-	bool own;
-	int r;
+	_cleanup_free_ struct df_verdict *v = NULL;
+	size_t denied = 0;
+	int r = 0, have;
 
 	if (!drivers->n)
 		return 0;
-	if (asprintf(&rel, "%s/devices", bus) < 0)
+	v = calloc(drivers->n, sizeof(*v));
+	if (!v)
 		return -ENOMEM;
-	devicesfd = df_open_dir_at(busesfd, rel);
-	r = devicesfd < 0 ? (devicesfd == -ENOENT ? 0 : devicesfd)
-			  : df_busdevs_load(devicesfd, &bound);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		df_problem(run, bus, NULL, "cannot read the bus's devices: %s", strerror(-r));
-	if (bound.skipped)
-		df_problem(run, bus, NULL,
-			   "devices skipped, their driver unreadable or their names not safe to "
-			   "use: %zu",
-			   bound.skipped);
-	/*
-	 * Without the bus's devices, or with one whose driver could not be read,
-	 * each denied driver lists its own: nothing it drives goes unseen.
-	 */
-	own = r < 0 || devicesfd < 0 || bound.skipped;
-	r = 0;
+	for (size_t j = 0; j < drivers->n; j++) {
+		df_policy_decide(run->p, bus, drivers->v[j], &v[j]);
+		denied += !v[j].allowed;
+	}
+	have = denied ? load_bound(run, busesfd, bus, denied, &bound) : 0;
+	if (have < 0)
+		r = have;
 	for (size_t j = 0; j < drivers->n && r >= 0; j++) {
-		const struct strv *devs = strmap_get(&bound.map, drivers->v[j]);
+		const struct strv *devs = have > 0 ? strmap_get(&bound.map, drivers->v[j]) : NULL;
 
-		r = df_enforce_driver(run, bus, driversfd, drivers->v[j], locked,
-				      own ? NULL : devs ? devs : &none);
+		r = enforce_decided(run, bus, driversfd, drivers->v[j], &v[j], locked,
+				    have > 0 ? (devs ? devs : &none) : NULL);
 	}
 	df_busdevs_release(&bound);
 	return r;

@@ -393,21 +393,17 @@ const struct df_driver *df_bus_driver(const struct df_bus *bus, const char *name
 	return bsearch(&key, bus->drivers, bus->ndrivers, sizeof(*bus->drivers), cmp_driver);
 }
 
-int df_busdevs_load(int devicesfd, struct df_busdevs *b)
+int df_busdevs_load(int devicesfd, const struct df_names *devices, struct df_busdevs *b)
 {
-	struct df_names devices;
-	int r = df_dir_list_links(devicesfd, &devices);
+	int r = 0;
 
-	if (r < 0)
-		return r;
-	b->skipped += devices.unsafe;
 	/* The entries move as they grow: the map is built once they are all there. */
-	for (size_t i = 0; i < devices.n && r >= 0; i++) {
+	for (size_t i = 0; i < devices->n && r >= 0; i++) {
 		char rel[DF_NAME_MAX + sizeof("/driver")], name[DF_NAME_MAX + 1];
 		struct df_busdevs_entry *e = NULL;
 		int k;
 
-		snprintf(rel, sizeof(rel), "%s/driver", devices.v[i]);
+		snprintf(rel, sizeof(rel), "%s/driver", devices->v[i]);
 		k = df_readlink_name_at(devicesfd, rel, name, sizeof(name));
 		if (k == -ENOENT)
 			continue; /* not bound */
@@ -427,9 +423,8 @@ int df_busdevs_load(int devicesfd, struct df_busdevs *b)
 			e->devices = (struct strv)STRV_INIT;
 			b->n++;
 		}
-		r = strv_push(&e->devices, devices.v[i]);
+		r = strv_push(&e->devices, devices->v[i]);
 	}
-	df_names_release(&devices);
 	for (size_t j = 0; j < b->n && r >= 0; j++) {
 		strv_sort(&b->entries[j].devices);
 		r = strmap_put(&b->map, b->entries[j].driver, &b->entries[j].devices, NULL);
