@@ -43,6 +43,7 @@ done <"$root/etc/drvfilter.conf"
 cd "$root/sys/bus" || exit 1
 for bus in *; do
 	for d in "$bus"/drivers/*/; do
+		[ -d "$d" ] || continue # a bus without drivers
 		d=${d%/}
 		subject=$bus:${d##*/}
 		v=
