@@ -198,6 +198,25 @@ bool df_entry_is_dir(int dirfd, const struct dirent *de)
 	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* An image's tree, not a running system: the one kernel whose modules it holds. */
+static int only_module_tree(const struct df_ctx *ctx, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = df_open_dir(ctx, "/lib/modules");
+	struct df_names names;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = df_dir_list_dirs(fd, ".", &names);
+	if (r < 0)
+		return r;
+	r = names.n == 1 && strlen(names.v[0]) < size ? 0 : -ENOENT;
+	if (r == 0)
+		strcpy(buf, names.v[0]);
+	df_names_release(&names);
+	return r;
+}
+
 int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 {
 	struct utsname u;
@@ -205,6 +224,8 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 
 	if (df_ctx_get_sysroot(ctx)) {
 		n = df_read_file(ctx, "/proc/sys/kernel/osrelease", buf, size);
+		if (n == -ENOENT)
+			return only_module_tree(ctx, buf, size);
 		if (n < 0)
 			return (int)n;
 		return df_sysfs_name_check(buf) < 0 ? -EINVAL : 0;
