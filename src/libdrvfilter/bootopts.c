@@ -1009,7 +1009,10 @@ static void load_trace(struct work *w)
 	struct df_bootopts *b = w->b;
 	int r = df_trace_load(w->ctx, &w->trace);
 
-	if (r < 0)
+	if (!b->initcalls)
+		snprintf(b->trace_why, sizeof(b->trace_why),
+			 "kallsyms cannot be read: the kernel's init calls are not known");
+	else if (r < 0)
 		snprintf(b->trace_why, sizeof(b->trace_why),
 			 "the kernel log cannot be read (%s), so no init call can be tied to it",
 			 strerror(-r));
@@ -1021,10 +1024,6 @@ static void load_trace(struct work *w)
 		snprintf(b->trace_why, sizeof(b->trace_why),
 			 "the init-call trace has no driver registrations: add dyndbg=\"file "
 			 "drivers/base/bus.c +p; file drivers/base/class.c +p\"");
-	else if (!b->initcalls)
-		snprintf(b->trace_why, sizeof(b->trace_why),
-			 "kallsyms cannot be read: the init calls' modules and levels are not "
-			 "known");
 	else
 		b->trace = true;
 }

@@ -22,12 +22,21 @@ enum json_format {
 	JSON_SHORT,
 };
 
+/* cmdline --format=grub|dracut: a configuration snippet instead of the bare options. */
+enum cmdline_snippet {
+	SNIPPET_NONE,
+	SNIPPET_GRUB,
+	SNIPPET_DRACUT,
+};
+
 extern const char *arg_policy;
 extern const char *arg_sysroot;
 extern enum json_format arg_json;
 extern bool arg_prometheus;
 extern bool arg_dry_run;
 extern long arg_events;
+extern long arg_max_bytes;
+extern enum cmdline_snippet arg_snippet;
 extern struct df_ctx *ctl_ctx;
 
 /* Print a usage error and "Try ..."; returns EXIT_USAGE. */
@@ -52,5 +61,6 @@ int verb_generate(int argc, char **argv);
 int verb_apply(int argc, char **argv);
 int verb_edit(int argc, char **argv);
 int verb_watch(int argc, char **argv);
+int verb_record(int argc, char **argv);
 
 #endif

@@ -23,6 +23,8 @@ enum json_format arg_json = JSON_OFF;
 bool arg_prometheus;
 bool arg_dry_run;
 long arg_events;
+long arg_max_bytes;
+enum cmdline_snippet arg_snippet;
 struct df_ctx *ctl_ctx;
 
 /* The options a verb may be given; any other is a usage error naming the verb. */
@@ -33,10 +35,19 @@ enum {
 	OPT_PROMETHEUS = 1u << 3, /* --format=prometheus */
 	OPT_DRY_RUN = 1u << 4,
 	OPT_EVENTS = 1u << 5,
+	OPT_SNIPPET = 1u << 6, /* --format=grub|dracut */
+	OPT_MAX_BYTES = 1u << 7,
 };
 
 static const char *const option_names[] = {
-	"--policy", "--sysroot", "--json", "--format=prometheus", "--dry-run", "--events",
+	"--policy",
+	"--sysroot",
+	"--json",
+	"--format=prometheus",
+	"--dry-run",
+	"--events",
+	"--format=grub|dracut",
+	"--max-bytes",
 };
 
 /* The options given on the command line, as OPT_* bits. */
@@ -61,8 +72,10 @@ static const struct verb verbs[] = {
 	  "say whether each driver is allowed, and by which rule" },
 	{ "generate", "", 0, 0, OPT_SYSROOT, verb_generate,
 	  "print a policy allowing the drivers bound now" },
-	{ "cmdline", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_cmdline,
-	  "print the equivalent kernel boot options" },
+	{ "cmdline", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_SNIPPET | OPT_MAX_BYTES,
+	  verb_cmdline, "print the boot options that keep denied code from running" },
+	{ "record", "DIR", 1, 1, OPT_SYSROOT, verb_record,
+	  "record this system for --sysroot (an offline image build)" },
 	{ "apply", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_DRY_RUN, verb_apply,
 	  "enforce the policy now, as drvfilter-apply does at boot" },
 	{ "edit", "", 0, 0, OPT_POLICY | OPT_SYSROOT, verb_edit,
@@ -91,8 +104,11 @@ static void help(void)
 	       "      --sysroot DIR      take /sys, /proc, /run, /etc and /lib/modules under DIR;\n"
 	       "                         the policy's owner and mode are not checked\n"
 	       "      --json[=FORMAT]    JSON output: pretty (the default) or short\n"
-	       "      --format=FORMAT    text, json, or prometheus (status only: the\n"
-	       "                         node_exporter textfile format)\n"
+	       "      --format=FORMAT    text, json, prometheus (status only: the\n"
+	       "                         node_exporter textfile format), grub or dracut\n"
+	       "                         (cmdline only: a configuration snippet)\n"
+	       "      --max-bytes N      cmdline: at most N bytes of options (default: what the\n"
+	       "                         target's command line leaves of %d)\n"
 	       "  -n, --dry-run          apply: print what would be done, write nothing\n"
 	       "      --events N         watch: stop after N events\n"
 	       "  -h, --help             show this help\n"
@@ -100,7 +116,7 @@ static void help(void)
 	       "\n"
 	       "Exit status: 0 fine, 1 error, 2 usage error, 3 status found violations or drift.\n"
 	       "See drvfilterctl(8) and drvfilter.conf(5).\n",
-	       DRVFILTER_POLICY_PATH);
+	       DRVFILTER_POLICY_PATH, DF_KERNEL_CMDLINE_MAX - 1);
 }
 
 int ctl_usage_error(const char *fmt, ...)
@@ -140,16 +156,24 @@ static int parse_json(const char *value)
 static int parse_format(const char *value)
 {
 	arg_prometheus = false;
-	arg_given &= ~OPT_PROMETHEUS;
+	arg_snippet = SNIPPET_NONE;
+	arg_given &= ~(OPT_PROMETHEUS | OPT_SNIPPET);
 	if (streq(value, "text"))
 		arg_json = JSON_OFF;
 	else if (streq(value, "json"))
 		arg_json = JSON_PRETTY;
 	else if (streq(value, "prometheus"))
 		arg_prometheus = true;
+	else if (streq(value, "grub"))
+		arg_snippet = SNIPPET_GRUB;
+	else if (streq(value, "dracut"))
+		arg_snippet = SNIPPET_DRACUT;
 	else
-		return -ctl_usage_error("unknown format '%s': use text, json or prometheus", value);
-	arg_given |= arg_prometheus ? OPT_PROMETHEUS : OPT_JSON;
+		return -ctl_usage_error(
+			"unknown format '%s': use text, json, prometheus, grub or dracut", value);
+	if (arg_snippet)
+		arg_json = JSON_OFF;
+	arg_given |= arg_prometheus ? OPT_PROMETHEUS : arg_snippet ? OPT_SNIPPET : OPT_JSON;
 	return 0;
 }
 
@@ -161,6 +185,7 @@ static int parse_argv(int argc, char **argv)
 		ARG_JSON,
 		ARG_FORMAT,
 		ARG_EVENTS,
+		ARG_MAX_BYTES,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -171,6 +196,7 @@ static int parse_argv(int argc, char **argv)
 		{ "format", required_argument, NULL, ARG_FORMAT },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "events", required_argument, NULL, ARG_EVENTS },
+		{ "max-bytes", required_argument, NULL, ARG_MAX_BYTES },
 		{},
 	};
 	int c, r;
@@ -206,6 +232,18 @@ static int parse_argv(int argc, char **argv)
 			if (errno || *end || end == optarg || arg_events < 1)
 				return -ctl_usage_error("--events needs a positive number");
 			arg_given |= OPT_EVENTS;
+			break;
+		}
+		case ARG_MAX_BYTES: {
+			char *end;
+
+			errno = 0;
+			arg_max_bytes = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || arg_max_bytes < 1 ||
+			    arg_max_bytes > DF_KERNEL_CMDLINE_MAX - 1)
+				return -ctl_usage_error("--max-bytes needs a number from 1 to %d",
+							DF_KERNEL_CMDLINE_MAX - 1);
+			arg_given |= OPT_MAX_BYTES;
 			break;
 		}
 		case ARG_JSON:
