@@ -8,7 +8,7 @@
 # console. Devices default to virtio-blk, virtio-net, e1000 and xHCI. Extra
 # kernel arguments come from $GUEST_APPEND; $DRACUT_MODULES picks the initrd's
 # flavour (default "base", the classic one; "systemd-initrd dracut-systemd" for
-# systemd's).
+# systemd's); $GUEST_RECORD_DISK adds a disk a recording boot writes to.
 set -eu
 stage=$(cd "$1" && pwd)
 kdir=$2
@@ -38,6 +38,10 @@ truncate -s 1M "$tmp/disk.img"
 	-drive "file=$tmp/disk.img,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0 \
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0 \
 	-netdev user,id=n1 -device e1000,netdev=n1 -device qemu-xhci
+# A recording boot's output disk (serial drvfilter-record), besides the devices.
+[ -z "${GUEST_RECORD_DISK:-}" ] ||
+	set -- "$@" -drive "file=$GUEST_RECORD_DISK,if=none,id=rec,format=raw" \
+		-device virtio-blk-pci,drive=rec,serial=drvfilter-record
 start=$(date +%s)
 timeout 300 qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
 	-serial "file:$out/console.raw" \
