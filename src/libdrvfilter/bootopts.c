@@ -45,20 +45,36 @@ static const char *const own_params[] = {
 	"log_buf_len",
 };
 
-/* Buses whose devices the host offers, in the order their drivers rank. */
+/* Buses whose devices the host offers, in the order their drivers rank; the others after. */
 static int bus_rank(const char *bus)
 {
-	static const char *const host[] = { "pci", "virtio", "pnp", "acpi", "platform", "serio" };
+	static const char *const host[] = { "pci", "pnp", "acpi", "platform", "serio", "virtio" };
+	static const int rank[] = { 0, 1, 1, 2, 3, 4 };
 
 	for (size_t i = 0; i < ARRAY_SIZE(host); i++)
 		if (streq(bus, host[i]))
-			return (int)i;
-	return (int)ARRAY_SIZE(host);
+			return rank[i];
+	return 5;
 }
 
 static bool host_bus(const char *bus)
 {
-	return bus_rank(bus) < 6;
+	return bus_rank(bus) < 5;
+}
+
+/* The best rank of the buses of "bus:driver" names. */
+static int drivers_rank(char **drivers, size_t n)
+{
+	int best = 99;
+
+	for (size_t i = 0; i < n; i++) {
+		char bus[DF_NAME_MAX + 1];
+
+		snprintf(bus, sizeof(bus), "%.*s", (int)strcspn(drivers[i], ":"), drivers[i]);
+		if (bus_rank(bus) < best)
+			best = bus_rank(bus);
+	}
+	return best;
 }
 
 const char *df_bootopt_tier_name(enum df_bootopt_tier tier)
@@ -347,10 +363,16 @@ static struct df_bootopt *add_entry(struct work *w, enum df_bootopt_kind kind,
 _printf_(5, 6) static int add_uncovered(struct work *w, const char *subject, bool module,
 					enum df_bootopt_tier tier, const char *fmt, ...)
 {
-	struct df_uncovered *u = ARRAY_GROW(w->b->uncovered, w->capuncovered, w->b->nuncovered);
+	struct df_uncovered *u;
 	va_list ap;
 	int n;
 
+	/* Once each: the first reason found stands (two modules may share one driver). */
+	for (size_t i = 0; i < w->b->nuncovered; i++)
+		if (w->b->uncovered[i].module == module &&
+		    streq(w->b->uncovered[i].subject, subject))
+			return 0;
+	u = ARRAY_GROW(w->b->uncovered, w->capuncovered, w->b->nuncovered);
 	if (!u)
 		return -ENOMEM;
 	*u = (struct df_uncovered){ .module = module, .tier = tier, .subject = strdup(subject) };
@@ -423,7 +445,8 @@ static int read_initfn_index(struct work *w, struct strmap *index, struct strv *
 		char *save = NULL, *mod = strtok_r(line, " \t\n", &save);
 		char *fn = strtok_r(NULL, " \t\n", &save);
 
-		if (!mod || !fn || !df_cmdline_name_ok(mod) || !df_cmdline_name_ok(fn))
+		if (!mod || !fn || !df_cmdline_name_ok(mod) ||
+		    (!df_cmdline_name_ok(fn) && !streq(fn, "-")))
 			continue;
 		/* Keyed by module: the list of its init names, joined by ','. */
 		r = strv_push(keys, mod);
@@ -463,10 +486,11 @@ static int read_module_inits(struct work *w)
 			continue;
 		r = mi->path ? df_module_init_names(mi->path, &names) : -ENOENT;
 		if (r < 0 && r != -ENOMEM) {
+			/* A recording's index: no line, no init function; "-", not known. */
 			const char *fn = have_index > 0 ? strmap_get(&index, mi->name) : NULL;
 
-			r = fn ? strv_push(&names, fn) : 0;
-			if (!fn && have_index <= 0)
+			r = fn && !streq(fn, "-") ? strv_push(&names, fn) : 0;
+			if (have_index <= 0 || (fn && streq(fn, "-")))
 				w->b->unreadable++;
 		}
 		for (size_t k = 0; r >= 0 && k < names.n; k++) {
@@ -899,10 +923,17 @@ static int cmp_entry(const void *a, const void *b, void *data)
 
 	if (x->tier != y->tier)
 		return x->tier < y->tier ? -1 : 1;
+	/* Within a rank, by bus: pci, pnp and acpi, platform, serio, virtio, the others. */
 	if (x->tier == DF_TIER_MODULE) {
 		const struct df_modinfo *mx = strmap_get(&w->mt.map, x->module);
 		const struct df_modinfo *my = strmap_get(&w->mt.map, y->module);
 		int rx = mx ? min_bus_rank(mx) : 99, ry = my ? min_bus_rank(my) : 99;
+
+		if (rx != ry)
+			return rx < ry ? -1 : 1;
+	} else if (x->kind == DF_BOOTOPT_INITCALL) {
+		int rx = drivers_rank(x->drivers, x->ndrivers);
+		int ry = drivers_rank(y->drivers, y->ndrivers);
 
 		if (rx != ry)
 			return rx < ry ? -1 : 1;

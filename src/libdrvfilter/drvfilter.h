@@ -375,6 +375,7 @@ bool df_cmdline_opts_has(char **list, size_t n, const char *name);
 struct df_record_counts {
 	size_t buses, drivers, devices, modules, initcalls, kmsg_records, files;
 	size_t skipped; /* entries that could not be read or had unsafe names */
+	size_t modules_unread; /* module files whose init function could not be read */
 	bool initramfs; /* recorded inside an initramfs: its module tree is a subset */
 };
 

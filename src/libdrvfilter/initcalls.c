@@ -457,11 +457,13 @@ int df_module_init_names(const char *path, struct strv *names)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EBADMSG;
+	/* The magic first: .ko.xz, .ko.zst and .ko.gz are not read, however short. */
+	r = pread_all(fd, &eh, SELFMAG, 0);
+	if (r < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+		return -EPROTONOSUPPORT;
 	r = pread_all(fd, &eh, sizeof(eh), 0);
 	if (r < 0)
 		return r;
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
-		return -EPROTONOSUPPORT; /* .ko.xz, .ko.zst, .ko.gz */
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
 	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0)
 		return -EBADMSG;

@@ -33,6 +33,26 @@ struct rec {
 	struct df_record_counts *c;
 };
 
+/* An entry left out: said, with its name escaped (it may be anything), and counted. */
+static void skip(struct rec *rec, const char *what, const char *name, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)strbuf_append_escaped_max(&sb, name, 128);
+	df_log_cond(rec->ctx, LOG_WARNING, "skipped %s '%s': %s", what, strbuf_str(&sb), why);
+	strbuf_release(&sb);
+	rec->c->skipped++;
+}
+
+static void skip_unsafe(struct rec *rec, const char *what, const char *where, size_t n)
+{
+	if (!n)
+		return;
+	df_log_cond(rec->ctx, LOG_WARNING, "skipped %zu %s of %s: names not safe to use", n, what,
+		    where);
+	rec->c->skipped += n;
+}
+
 /* Create the parent directories of @rel under the output. */
 static int mkparents(struct rec *rec, const char *rel)
 {
@@ -193,7 +213,7 @@ static int record_driver(struct rec *rec, int driversfd, const char *bus, const 
 	int r;
 
 	if (fd < 0) {
-		rec->c->skipped++;
+		skip(rec, "driver", name, strerror(-fd));
 		return 0;
 	}
 	if (asprintf(&dir, "sys/bus/%s/drivers/%s", bus, name) < 0)
@@ -225,7 +245,7 @@ static int record_driver(struct rec *rec, int driversfd, const char *bus, const 
 		if (r < 0)
 			return r;
 	} else if (r != -ENOENT) {
-		rec->c->skipped++;
+		skip(rec, "the module link of driver", name, strerror(-r));
 	}
 	d = df_dir_open_at(fd, ".");
 	if (!d)
@@ -240,7 +260,8 @@ static int record_driver(struct rec *rec, int driversfd, const char *bus, const 
 			continue;
 		if (df_sysfs_name_check(de->d_name) < 0 ||
 		    devices_path(dirfd(d), de->d_name, devpath, sizeof(devpath)) < 0) {
-			rec->c->skipped++;
+			skip(rec, "a device link of driver", name,
+			     "its name or target is not safe to use");
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
@@ -260,7 +281,7 @@ static int record_device(struct rec *rec, int devicesfd, const char *bus, const 
 
 	if (devices_path(devicesfd, name, devpath, sizeof(devpath)) < 0 ||
 	    (fd = df_open_dir_at(devicesfd, name)) < 0) {
-		rec->c->skipped++;
+		skip(rec, "device", name, "its link cannot be read or leads outside /sys/devices");
 		return 0;
 	}
 	snprintf(rel, sizeof(rel), "sys/bus/%s/devices/%s", bus, name);
@@ -279,7 +300,7 @@ static int record_device(struct rec *rec, int devicesfd, const char *bus, const 
 		buf[n] = '\n';
 		r = put_file(rec, rel, buf, (size_t)n + 1);
 	} else if (n != -ENOENT) {
-		rec->c->skipped++;
+		skip(rec, "the modalias of device", name, strerror((int)-n));
 	}
 	if (r == 0 && df_readlink_name_at(fd, "driver", buf, DF_NAME_MAX + 1) == 0) {
 		snprintf(rel, sizeof(rel), "sys/devices/%s/driver", devpath);
@@ -307,7 +328,7 @@ static int record_bus(struct rec *rec, int busesfd, const char *bus)
 	int r;
 
 	if (fd < 0) {
-		rec->c->skipped++;
+		skip(rec, "bus", bus, strerror(-fd));
 		return 0;
 	}
 	snprintf(rel, sizeof(rel), "sys/bus/%s/drivers", bus);
@@ -319,7 +340,7 @@ static int record_bus(struct rec *rec, int busesfd, const char *bus)
 		return r;
 	rec->c->buses++;
 	if (df_dir_list_dirs(fd, "drivers", &names) == 0) {
-		rec->c->skipped += names.unsafe;
+		skip_unsafe(rec, "drivers", bus, names.unsafe);
 		sub = df_open_dir_at(fd, "drivers");
 		for (size_t i = 0; r >= 0 && sub >= 0 && i < names.n; i++)
 			r = record_driver(rec, sub, bus, names.v[i]);
@@ -331,7 +352,7 @@ static int record_bus(struct rec *rec, int busesfd, const char *bus)
 
 		while (d && r >= 0 && df_dir_next(d, &de) > 0) {
 			if (df_sysfs_name_check(de->d_name) < 0) {
-				rec->c->skipped++;
+				skip(rec, "a device of bus", bus, "its name is not safe to use");
 				continue;
 			}
 			r = record_device(rec, dirfd(d), bus, de->d_name);
@@ -351,10 +372,10 @@ static int record_modules(struct rec *rec)
 	if (fd < 0)
 		return 0;
 	if (df_dir_list_dirs(fd, ".", &names) < 0) {
-		rec->c->skipped++;
+		skip(rec, "directory", "/sys/module", "it cannot be listed");
 		return 0;
 	}
-	rec->c->skipped += names.unsafe;
+	skip_unsafe(rec, "modules", "/sys/module", names.unsafe);
 	for (size_t i = 0; r >= 0 && i < names.n; i++) {
 		_cleanup_close_ int mfd = df_open_dir_at(fd, names.v[i]);
 		char rel[PATH_MAX], buf[64];
@@ -362,7 +383,7 @@ static int record_modules(struct rec *rec)
 		struct dirent *de;
 
 		if (mfd < 0) {
-			rec->c->skipped++;
+			skip(rec, "module", names.v[i], strerror(-mfd));
 			continue;
 		}
 		snprintf(rel, sizeof(rel), "sys/module/%s", names.v[i]);
@@ -378,7 +399,8 @@ static int record_modules(struct rec *rec)
 			char target[PATH_MAX];
 
 			if (!colon || df_sysfs_name_check(de->d_name) < 0) {
-				rec->c->skipped++;
+				skip(rec, "a driver link of module", names.v[i],
+				     "its name is not BUS:DRIVER or not safe to use");
 				continue;
 			}
 			snprintf(rel, sizeof(rel), "sys/module/%s/drivers/%s", names.v[i],
@@ -401,15 +423,14 @@ static int record_sys(struct rec *rec)
 	int r = 0;
 
 	if (fd < 0) {
-		df_log_cond(rec->ctx, LOG_WARNING, "cannot read '/sys/bus': %s", strerror(-fd));
-		rec->c->skipped++;
+		skip(rec, "directory", "/sys/bus", strerror(-fd));
 		return 0;
 	}
 	if (df_dir_list_dirs(fd, ".", &names) < 0) {
-		rec->c->skipped++;
+		skip(rec, "directory", "/sys/bus", "it cannot be listed");
 		return 0;
 	}
-	rec->c->skipped += names.unsafe;
+	skip_unsafe(rec, "buses", "/sys/bus", names.unsafe);
 	for (size_t i = 0; r >= 0 && i < names.n; i++)
 		r = record_bus(rec, fd, names.v[i]);
 	df_names_release(&names);
@@ -452,7 +473,8 @@ static int record_kallsyms(struct rec *rec)
 			continue;
 		/* Only what parses with safe names; the address is this boot's, not the kernel's. */
 		if (df_initcall_parse(name, &mod, &fn, level) < 0 || strlen(type) != 1) {
-			rec->c->skipped++;
+			skip(rec, "the init call", name,
+			     "it does not parse, or its names are not fit for a command line");
 			continue;
 		}
 		free(mod);
@@ -461,7 +483,7 @@ static int record_kallsyms(struct rec *rec)
 		rec->c->initcalls++;
 	}
 	if (r >= 0 && ferror(f))
-		rec->c->skipped++;
+		skip(rec, "the rest of", "/proc/kallsyms", "a read error");
 	fclose(f);
 	if (r >= 0)
 		r = put_file(rec, "proc/kallsyms", strbuf_str(&sb), sb.len);
@@ -530,8 +552,11 @@ static int record_module_tree(struct rec *rec, const char *release)
 
 		if (!mt.all[i]->path)
 			continue;
-		if (df_module_init_names(mt.all[i]->path, &names) < 0)
-			rec->c->skipped++;
+		/* "MODULE -": its init function is not known (a compressed file, say). */
+		if (df_module_init_names(mt.all[i]->path, &names) < 0) {
+			rec->c->modules_unread++;
+			r = strbuf_appendf(&sb, "%s -\n", mt.all[i]->name);
+		}
 		for (size_t k = 0; r >= 0 && k < names.n; k++)
 			if (df_cmdline_name_ok(names.v[k]))
 				r = strbuf_appendf(&sb, "%s %s\n", mt.all[i]->name, names.v[k]);

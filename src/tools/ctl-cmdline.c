@@ -108,10 +108,11 @@ static int grub_text(const char *line, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-/* @s as one shell word in single quotes. */
-static void print_sh_single(const char *s)
+/* @prefix and @s as one shell word in single quotes. */
+static void print_sh_single(const char *prefix, const char *s)
 {
 	putchar('\'');
+	fputs(prefix, stdout);
 	for (; *s; s++)
 		if (*s == '\'')
 			fputs("'\\''", stdout);
@@ -132,7 +133,7 @@ static int print_grub(const struct df_bootopts *b)
 	       "# --format=grub%s%s), for every menu entry. Run update-grub after changing it.\n",
 	       *b->release ? ", kernel " : "", *b->release ? b->release : "");
 	printf("GRUB_CMDLINE_LINUX=\"${GRUB_CMDLINE_LINUX:+$GRUB_CMDLINE_LINUX }\"");
-	print_sh_single(text);
+	print_sh_single("", text);
 	putchar('\n');
 	return 0;
 }
@@ -145,8 +146,7 @@ static void print_dracut(const struct df_bootopts *b)
 	       *b->release ? ", kernel " : "", *b->release ? b->release : "");
 	/* Appended to what other files set: with a blank in front. */
 	printf("kernel_cmdline+=");
-	print_sh_single(" ");
-	print_sh_single(b->line);
+	print_sh_single(" ", b->line);
 	putchar('\n');
 }
 
@@ -159,6 +159,23 @@ static size_t count_kind(const struct df_bootopts *b, enum df_bootopt_kind kind,
 	for (size_t i = 0; i < b->nentries; i++)
 		n += b->entries[i].kind == kind && b->entries[i].fits == fits;
 	return n;
+}
+
+/* The options of @kind beyond the budget (modules: those that drive a device here). */
+static const char *left_names(const struct df_bootopts *b, enum df_bootopt_kind kind,
+			      struct strbuf *sb)
+{
+	strbuf_clear(sb);
+	for (size_t i = 0; i < b->nentries; i++) {
+		const struct df_bootopt *o = &b->entries[i];
+
+		if (o->kind != kind || o->fits ||
+		    (kind == DF_BOOTOPT_MODULE && o->tier != DF_TIER_DEVICE_MODULE))
+			continue;
+		(void)strbuf_append(sb, sb->len ? ", " : "");
+		(void)strbuf_append_escaped(sb, o->name);
+	}
+	return strbuf_str(sb);
 }
 
 /* Listed one by one: built-in drivers, and modules that drive a device here. */
@@ -193,14 +210,10 @@ static void report(const struct df_bootopts *b)
 	else
 		log_info(
 			"initcall_blacklist: %zu init calls (%zu of built-in modules whose drivers "
-			"drove a device the host offers)%s",
-			ic_fit, b->fit[DF_TIER_BOUND], ic_left ? "; did not fit:" : "");
-	for (size_t i = 0; i < b->nentries; i++) {
-		const struct df_bootopt *o = &b->entries[i];
-
-		if (o->kind == DF_BOOTOPT_INITCALL && !o->fits)
-			log_info("  %s (module %s)", o->name, esc(&a, o->module));
-	}
+			"drove a device the host offers)",
+			ic_fit, b->fit[DF_TIER_BOUND]);
+	if (ic_left)
+		log_info("  %zu did not fit: %s", ic_left, left_names(b, DF_BOOTOPT_INITCALL, &c));
 	if (!b->modules) {
 		log_info("module_blacklist: none: no module tree for this kernel");
 	} else {
@@ -210,13 +223,9 @@ static void report(const struct df_bootopts *b)
 			"keeps them from alias loading, not from insmod",
 			mod_fit, mod_fit + mod_left, b->fit[DF_TIER_DEVICE_MODULE],
 			b->fit[DF_TIER_DEVICE_MODULE] + b->left[DF_TIER_DEVICE_MODULE], mod_left);
-		for (size_t i = 0; i < b->nentries; i++) {
-			const struct df_bootopt *o = &b->entries[i];
-
-			if (o->kind == DF_BOOTOPT_MODULE && o->tier == DF_TIER_DEVICE_MODULE &&
-			    !o->fits)
-				log_info("  %s (drives a device here)", esc(&a, o->name));
-		}
+		if (b->left[DF_TIER_DEVICE_MODULE])
+			log_info("  of those that drive a device here: %s",
+				 left_names(b, DF_BOOTOPT_MODULE, &c));
 	}
 	if (b->unreadable)
 		log_info("%zu module files could not be read for their init function's name",

@@ -39,6 +39,10 @@ int verb_record(int argc, char **argv)
 		log_info("skipped %zu entries that could not be read or had unsafe names: the "
 			 "recording lacks them (see the warnings above)",
 			 c.skipped);
+	if (c.modules_unread)
+		log_info("%zu module files could not be read for their init function's name "
+			 "(compressed?): cmdline names no init call on their account",
+			 c.modules_unread);
 	if (c.initramfs)
 		log_info("recorded inside an initramfs, whose module tree is dracut's subset: "
 			 "for module_blacklist= from the whole tree, replace lib/modules/RELEASE "
