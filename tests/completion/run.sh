@@ -55,7 +55,11 @@ expect() { # LINE EXPECTED (the sorted completions, blank-separated)
     fi
 }
 
-expect "drvfilterctl " "apply check cmdline edit explain generate status watch"
+expect "drvfilterctl " "apply check cmdline edit explain generate record status watch"
+expect "drvfilterctl r" "record"
+expect "drvfilterctl cmdline --format=" "dracut grub json text"
+expect "drvfilterctl cmdline --m" "--max-bytes"
+expect "drvfilterctl status --format=" "json prometheus text"
 expect "drvfilterctl st" "status"
 expect "drvfilterctl --js" "--json"
 expect "drvfilterctl --json=s" "short"
@@ -64,7 +68,7 @@ expect "drvfilterctl --policy x.conf e" "edit explain"
 expect "drvfilterctl --sysroot $tmp/root explain pci:" "e1000 serial virtio-pci xhci_hcd"
 expect "drvfilterctl --sysroot $tmp/root explain pnp:i" 'i8042\ kbd'
 expect "drvfilterctl --sysroot $tmp/root explain vi" "virtio:virtio_blk virtio:virtio_net"
-expect "drvfilterctl status --" "--dry-run --events --format --help --json --policy --sysroot --version"
+expect "drvfilterctl status --" "--dry-run --events --format --help --json --max-bytes --policy --sysroot --version"
 expect "drvfilter-apply --u" "--udev"
 expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --udev --verbose --version"
 exit $fail
