@@ -254,6 +254,9 @@ void df_trace_release(struct df_trace *t);
 /* The names module_init() gave the init function of the module file @path (added to @names). */
 int df_module_init_names(const char *path, struct strv *names);
 
+/* cmdline-opts.c: the target's command line without the options drvfilter sets or a recording adds. */
+int df_cmdline_rest(struct df_ctx *ctx, char **ret);
+
 /* lint.c: warnings about rules that conflict or cannot match. */
 int df_policy_lint(const struct df_policy *p, struct df_diags *diags);
 
