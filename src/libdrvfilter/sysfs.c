@@ -202,19 +202,24 @@ bool df_entry_is_dir(int dirfd, const struct dirent *de)
 static int only_module_tree(const struct df_ctx *ctx, char *buf, size_t size)
 {
 	_cleanup_close_ int fd = df_open_dir(ctx, "/lib/modules");
-	struct df_names names;
-	int r;
+	DIR *d = fd >= 0 ? df_dir_open_at(fd, ".") : NULL;
+	struct dirent *de;
+	size_t n = 0;
 
-	if (fd < 0)
-		return fd;
-	r = df_dir_list_dirs(fd, ".", &names);
-	if (r < 0)
-		return r;
-	r = names.n == 1 && strlen(names.v[0]) < size ? 0 : -ENOENT;
-	if (r == 0)
-		strcpy(buf, names.v[0]);
-	df_names_release(&names);
-	return r;
+	if (!d)
+		return fd < 0 ? fd : -errno;
+	while (df_dir_next(d, &de) > 0) {
+		struct stat st;
+
+		/* A link to the tree counts: the tree is the image's however it got there. */
+		if (df_sysfs_name_check(de->d_name) < 0 ||
+		    fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (n++ == 0 && strlen(de->d_name) < size)
+			strcpy(buf, de->d_name);
+	}
+	closedir(d);
+	return n == 1 ? 0 : -ENOENT;
 }
 
 int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
