@@ -836,6 +836,19 @@ static void work_release(struct work *w)
 	strv_release(&w->module_init_keys);
 }
 
+/* The entries a recording says it left out (drvfilterctl record's manifest), or 0. */
+static size_t record_skipped(struct df_ctx *ctx)
+{
+	char buf[512];
+	const char *s;
+
+	if (!df_ctx_get_sysroot(ctx) ||
+	    df_read_file(ctx, "/drvfilter-record", buf, sizeof(buf)) < 0)
+		return 0;
+	s = strstr(buf, "\nskipped=");
+	return s ? strtoul(s + strlen("\nskipped="), NULL, 10) : 0;
+}
+
 static void load_trace(struct work *w)
 {
 	struct df_bootopts *b = w->b;
@@ -850,8 +863,8 @@ static void load_trace(struct work *w)
 			 strerror(-r));
 	else if (!w->trace.ncalls_seen)
 		snprintf(b->trace_why, sizeof(b->trace_why),
-			 "no init-call trace in the kernel log: boot once with the options of a "
-			 "recording boot (drvfilterctl(8)) to tie built-in drivers to init calls");
+			 "no init-call trace in the kernel log (only a recording boot has one, see "
+			 "drvfilterctl(8)), so it cannot be tied to an init call");
 	else if (!w->trace.registrations)
 		snprintf(b->trace_why, sizeof(b->trace_why),
 			 "the init-call trace has no driver registrations: add dyndbg=\"file "
@@ -901,9 +914,17 @@ int df_bootopts_compute(struct df_ctx *ctx, const struct df_policy *p,
 			filter_r = -E2BIG;
 	}
 	if (*b->release) {
+		struct df_cmdline_opts recorded;
+
 		b->initcalls = df_initcalls_load(ctx, &w.ic) >= 0;
 		b->ninitcalls = w.ic.n;
 		load_trace(&w);
+		/* What that boot's own initcall_blacklist= skipped is not in its trace. */
+		if (b->trace && df_cmdline_opts_read(ctx, &recorded) >= 0) {
+			b->trace_skipped = recorded.ninitcalls;
+			df_cmdline_opts_release(&recorded);
+		}
+		b->record_skipped = record_skipped(ctx);
 	} else {
 		snprintf(b->trace_why, sizeof(b->trace_why), "no kernel is known");
 	}

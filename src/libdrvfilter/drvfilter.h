@@ -321,8 +321,10 @@ struct df_bootopts {
 	bool initcalls; /* kallsyms named the init calls */
 	size_t ninitcalls;
 	bool modules; /* a module tree was read */
-	size_t nmodules; /* modules with device aliases or drivers */
+	size_t nmodules; /* loadable modules whose drivers are all denied */
 	size_t unreadable; /* module files whose init function could not be read */
+	size_t trace_skipped; /* init calls the traced boot itself skipped: not in its trace */
+	size_t record_skipped; /* entries the recording under the sysroot says it left out */
 	char *line; /* the options ("" when none) */
 	char *rest; /* the target's command line without the options drvfilter sets */
 	size_t max_bytes; /* the budget for @line */

@@ -205,6 +205,16 @@ static void report(const struct df_bootopts *b)
 		 b->ninitcalls,
 		 b->trace ? "an init-call trace ties built-in drivers to them"
 			  : "no init-call trace");
+	if (b->record_skipped)
+		log_info("the recording left %zu entries out (see its drvfilter-record): what it "
+			 "lacks is not covered",
+			 b->record_skipped);
+	if (b->trace_skipped)
+		log_info(
+			"the traced boot had initcall_blacklist= (%zu init calls): what they "
+			"skipped is not in its trace and is not named again; record a boot without "
+			"the boot options",
+			b->trace_skipped);
 	if (!b->trace)
 		log_info("initcall_blacklist: none: %s", b->trace_why);
 	else

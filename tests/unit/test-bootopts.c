@@ -385,6 +385,8 @@ START_TEST(test_selection)
 	/* The options this tree's own ones aside: "old" and drvfilter=off are not the rest. */
 	ck_assert_str_eq(b->rest, "console=ttyS0 root=/dev/vda");
 	ck_assert_uint_eq(b->max_bytes, 2047 - strlen("console=ttyS0 root=/dev/vda") - 1);
+	/* That boot skipped "old" itself: what it skipped is not in its trace, and said so. */
+	ck_assert_uint_eq(b->trace_skipped, 1);
 	/* Bound to a device the host offers first, then by bus: host's, then the others. */
 	ck_assert_uint_eq(b->nentries, 3);
 	ck_assert_str_eq(b->entries[0].name, "i8042_init");
