@@ -224,6 +224,88 @@ int df_kfilter_open(const struct df_ctx *ctx);
 /* Its locked attribute: 1, 0, -EBADMSG when it reads as neither, or -errno. */
 int df_kfilter_read_locked(int kfd);
 
+/* ---- modules.c: the module tree as a table, for the boot options ---- */
+
+/* What one loadable module is known to provide. */
+struct df_modinfo {
+	char *name;
+	struct strv buses; /* from its device aliases */
+	struct strv drivers; /* "bus:driver", when loaded */
+	bool loaded; /* loaded, with drivers: those are exact */
+	size_t dependents; /* modules that need it (modules.dep) */
+	char *path; /* its file, or NULL when modules.dep does not list it */
+};
+
+struct df_modtable {
+	struct strmap map; /* name -> struct df_modinfo * */
+	struct df_modinfo **all;
+	size_t n, cap;
+};
+
+/* Every module with device aliases or loaded drivers, with its dependents and file. */
+int df_modtable_load(struct df_modules *m, struct df_modtable *t);
+void df_modtable_release(struct df_modtable *t);
+/* A module that provides a denied driver and no allowed one (as the fallback blacklist judges). */
+bool df_modinfo_denied(const struct df_policy *p, const struct df_modinfo *mi);
+/* The module directory, /lib/modules/RELEASE under the sysroot. */
+const char *df_modules_dir(const struct df_modules *m);
+
+/* ---- initcalls.c: kallsyms' init calls, the init-call trace, modules' init functions ---- */
+
+/* One init call of the kernel image. */
+struct df_initcall {
+	char *module; /* KBUILD_MODNAME: the module, or the object file of code never modular */
+	char *fn; /* the function: what initcall_blacklist= names */
+	char level[8]; /* "early", "0" ... "7s", "rootfs", "con" */
+	bool device; /* level 6 or 6s: module_init() of a built-in module */
+	bool shared; /* another init call has a function of the same name */
+};
+
+struct df_initcalls {
+	struct df_initcall *v;
+	size_t n;
+	size_t skipped; /* __initcall__kmod_ symbols that did not parse or held unsafe names */
+	struct strmap by_fn; /* fn -> struct df_initcall * (one of them when shared) */
+};
+
+/* Split "__initcall__kmod_<module>__<id>_<line>_<fn><level>": -EINVAL when it is not one. */
+int df_initcall_parse(const char *symbol, char **module, char **fn, char level[static 8]);
+/* /proc/kallsyms under the sysroot: -errno when it cannot be read. */
+int df_initcalls_load(struct df_ctx *ctx, struct df_initcalls *ic);
+void df_initcalls_release(struct df_initcalls *ic);
+
+/* What one built-in init call registered, as the kernel log of its boot says. */
+struct df_trace_call {
+	char *fn;
+	struct strv drivers; /* "bus:driver" */
+	struct strv buses;
+	struct strv classes;
+	bool returned; /* its "initcall ... returned" line was seen */
+	bool ambiguous; /* called more than once by this name */
+};
+
+struct df_trace {
+	struct df_trace_call **calls;
+	size_t n;
+	struct strmap by_fn; /* fn -> struct df_trace_call * */
+	size_t records; /* kernel log records read */
+	size_t ncalls_seen; /* "calling" lines of built-in init calls */
+	size_t registrations; /* "add driver" lines, inside init calls or not */
+	bool from_start; /* the log begins with the boot's first record */
+};
+
+/* The kernel log: /dev/kmsg, or the file recorded there under a sysroot. */
+int df_kmsg_read(struct df_ctx *ctx, char **ret, size_t *ret_len);
+/* Parse kmsg records (cut up in place). */
+int df_trace_parse(struct df_trace *t, char *buf);
+int df_trace_load(struct df_ctx *ctx, struct df_trace *t);
+void df_trace_release(struct df_trace *t);
+/* The names module_init() gave the init function of the module file @path (added to @names). */
+int df_module_init_names(const char *path, struct strv *names);
+
+/* cmdline-opts.c: the target's command line without the options drvfilter sets or a recording adds. */
+int df_cmdline_rest(struct df_ctx *ctx, char **ret);
+
 /* lint.c: warnings about rules that conflict or cannot match. */
 int df_policy_lint(const struct df_policy *p, struct df_diags *diags);
 

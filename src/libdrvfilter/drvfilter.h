@@ -19,6 +19,7 @@
 /* ---- context ---- */
 
 struct df_ctx;
+struct df_initcalls;
 
 typedef void (*df_log_fn)(void *data, int priority, const char *file, int line, const char *fn,
 			  const char *format, va_list args);
@@ -300,6 +301,7 @@ int df_policy_kernel_lists(const struct df_policy *p, char **allow, char **deny)
 struct df_device {
 	char *name; /* as in /sys/bus/B/devices */
 	char *driver; /* NULL: not bound */
+	bool firmware_node; /* described by the firmware (ACPI): a device the host offers */
 	char *modalias; /* NULL: none */
 	char *label; /* "vendor model" from the hwdb, or NULL */
 	char **candidates; /* modules whose aliases match @modalias (unbound devices) */
@@ -386,6 +388,122 @@ int df_inventory_add_labels(struct df_inventory *inv);
 int df_inventory_add_modules(struct df_inventory *inv, struct df_modules *m);
 /* Fill in the candidate modules of unbound devices. */
 int df_inventory_add_candidates(struct df_inventory *inv, struct df_modules *m);
+
+/* ---- boot options on every kernel: initcall_blacklist= and module_blacklist= ---- */
+
+/* Only [A-Za-z0-9_], 1 to 255 bytes: a function or module name fit for a command line. */
+bool df_cmdline_name_ok(const char *name);
+
+enum df_bootopt_kind {
+	DF_BOOTOPT_INITCALL, /* initcall_blacklist=FN: a built-in module's init never runs */
+	DF_BOOTOPT_MODULE, /* module_blacklist=M: the kernel refuses to load M, insmod included */
+};
+
+/* Why an option ranks where it does, most urgent first. */
+enum df_bootopt_tier {
+	DF_TIER_BOUND, /* built in, a denied driver of it drove a device the host offers */
+	DF_TIER_HOST_BUS, /* built in, denied drivers on a bus the host populates */
+	DF_TIER_OTHER_BUS, /* built in, denied drivers on other buses */
+	DF_TIER_DEVICE_MODULE, /* loadable, drives a device of this system (or was loaded) */
+	DF_TIER_MODULE, /* loadable, the rest of the module tree */
+	DF_TIER_COUNT,
+};
+
+struct df_bootopt {
+	enum df_bootopt_kind kind;
+	enum df_bootopt_tier tier;
+	char *name; /* the init function, or the module */
+	char *module; /* the module */
+	char **drivers; /* "bus:driver" it keeps from running, when known */
+	size_t ndrivers;
+	bool fits; /* within the budget: on the command line */
+};
+
+/* A denied built-in driver or module the boot options cannot cover, and why. */
+struct df_uncovered {
+	char *subject; /* "bus:driver" (built in), or a module's name */
+	bool module;
+	enum df_bootopt_tier tier; /* as it would have ranked */
+	char *reason;
+};
+
+struct df_bootopts {
+	char release[DF_NAME_MAX + 1]; /* the target kernel; "" when none is known */
+	bool patched; /* it has the driver filter */
+	bool filter; /* the filter_* options are included (patched, or not known to lack it) */
+	bool trace; /* an init-call trace tells what each built-in init call registers */
+	char trace_why[192]; /* when not: why */
+	bool initcalls; /* kallsyms named the init calls */
+	size_t ninitcalls;
+	bool modules; /* a module tree was read */
+	size_t nmodules; /* loadable modules whose drivers are all denied */
+	size_t unreadable; /* module files whose init function could not be read */
+	size_t trace_skipped; /* init calls the traced boot itself skipped: not in its trace */
+	size_t record_skipped; /* entries the recording under the sysroot says it left out */
+	char *line; /* the options ("" when none) */
+	char *rest; /* the target's command line without the options drvfilter sets */
+	size_t max_bytes; /* the budget for @line */
+	struct df_bootopt *entries; /* every option, ranked; fits says which are on the line */
+	size_t nentries;
+	struct df_uncovered *uncovered; /* sorted by subject */
+	size_t nuncovered;
+	size_t fit[DF_TIER_COUNT],
+		left[DF_TIER_COUNT]; /* options on the line, and beyond the budget */
+	struct df_initcalls *kallsyms; /* internal */
+};
+
+/* Use the default budget: what the target's recorded command line leaves of 2047 bytes. */
+#define DF_BOOTOPTS_DEFAULT_BUDGET 0
+
+/*
+ * The boot options for @p on the target kernel: the running one, or the one
+ * recorded under the context's sysroot (its kallsyms, kernel log, /sys,
+ * /proc/cmdline and /lib/modules). @inv (with devices) and @m may be NULL:
+ * they are then read here. Returns 0, -ENOMEM, or -E2BIG when the filter_*
+ * options alone exceed the budget (the result is still returned).
+ */
+int df_bootopts_compute(struct df_ctx *ctx, const struct df_policy *p,
+			const struct df_inventory *inv, struct df_modules *m, size_t max_bytes,
+			struct df_bootopts **ret);
+struct df_bootopts *df_bootopts_free(struct df_bootopts *b);
+/* The module of the built-in init function @fn, from kallsyms; NULL when not known. */
+const char *df_bootopts_initcall_module(const struct df_bootopts *b, const char *fn);
+const char *df_bootopt_tier_name(enum df_bootopt_tier tier);
+
+/* The boot options a command line carries, split as the kernel splits it. */
+struct df_cmdline_opts {
+	char **initcalls; /* every initcall_blacklist= entry (the kernel joins them all) */
+	size_t ninitcalls;
+	char **modules; /* the last module_blacklist= (the kernel keeps only that one) */
+	size_t nmodules;
+	char *filter_allow, *filter_deny; /* their values, unquoted; NULL when absent */
+	size_t len; /* the whole line's length */
+};
+
+/* Split @cmdline: 0 or -ENOMEM. */
+int df_cmdline_opts_parse(const char *cmdline, struct df_cmdline_opts *o);
+/* The same for /proc/cmdline under the sysroot: -errno when it cannot be read. */
+int df_cmdline_opts_read(struct df_ctx *ctx, struct df_cmdline_opts *o);
+void df_cmdline_opts_release(struct df_cmdline_opts *o);
+bool df_cmdline_opts_has(char **list, size_t n, const char *name);
+
+/* ---- record: what drvfilter reads of a running system, as a tree for --sysroot ---- */
+
+struct df_record_counts {
+	size_t buses, drivers, devices, modules, initcalls, kmsg_records, files;
+	size_t skipped; /* entries that could not be read or had unsafe names */
+	size_t modules_unread; /* module files whose init function could not be read */
+	bool initramfs; /* recorded inside an initramfs: its module tree is a subset */
+};
+
+/*
+ * Record the context's system (the running one, or its sysroot) into the new
+ * directory @dir, with the policy @policy (an absolute path of that system)
+ * and its drop-in directory: the tree is built beside @dir and renamed into
+ * place whole, so a failed recording leaves nothing. -EEXIST when @dir exists.
+ */
+int df_record_system(struct df_ctx *ctx, const char *dir, const char *policy,
+		     struct df_record_counts *counts);
 
 /* ---- enforcement: what drvfilter-apply and `drvfilterctl apply` do ---- */
 
@@ -546,6 +664,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_policy *, df_policy_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_inventory *, df_inventory_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_modules *, df_modules_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_report *, df_report_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct df_bootopts *, df_bootopts_free)
 
 static inline void df_diags_releasep(struct df_diags *d)
 {

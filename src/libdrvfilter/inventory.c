@@ -228,6 +228,8 @@ static int load_device(struct df_ctx *ctx, int devicesfd, const char *name, stru
 	if (df_readlink_name_at(fd, "driver", buf, sizeof(buf)) >= 0 &&
 	    !(dev->driver = strdup(buf)))
 		return -ENOMEM;
+	/* ACPI (or DT) describes it: the firmware, and so the host, offers it. */
+	dev->firmware_node = faccessat(fd, "firmware_node", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 	/* Modaliases are printable ASCII; anything else is not looked up. */
 	if (df_read_at(fd, "modalias", buf, sizeof(buf)) > 0 && df_sysfs_name_check(buf) == 0 &&
 	    !(dev->modalias = strdup(buf)))

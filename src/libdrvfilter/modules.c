@@ -136,22 +136,9 @@ static const char *alias_bus(const char *prefix)
 	return df_bus_name_check(prefix, &why) == 0 ? prefix : NULL;
 }
 
-/* What one module is known to provide. */
-struct modinfo {
-	char *name;
-	struct strv buses; /* from its device aliases */
-	struct strv drivers; /* "bus:driver", when loaded */
-};
-
-struct modtable {
-	struct strmap map; /* name -> struct modinfo * */
-	struct modinfo **all;
-	size_t n, cap;
-};
-
-static struct modinfo *modtable_get(struct modtable *t, const char *name)
+static struct df_modinfo *modtable_get(struct df_modtable *t, const char *name)
 {
-	struct modinfo *mi = strmap_get(&t->map, name);
+	struct df_modinfo *mi = strmap_get(&t->map, name);
 
 	if (mi)
 		return mi;
@@ -171,22 +158,24 @@ static struct modinfo *modtable_get(struct modtable *t, const char *name)
 	return mi;
 }
 
-static void modtable_release(struct modtable *t)
+void df_modtable_release(struct df_modtable *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		struct modinfo *mi = t->all[i];
+		struct df_modinfo *mi = t->all[i];
 
 		strv_release(&mi->buses);
 		strv_release(&mi->drivers);
 		free(mi->name);
+		free(mi->path);
 		free(mi);
 	}
 	free(t->all);
 	strmap_release(&t->map);
+	*t = (struct df_modtable){ 0 };
 }
 
 /* depmod's modules.alias: "alias PATTERN MODULE" lines. */
-static int read_aliases(struct df_modules *m, struct modtable *t)
+static int read_aliases(struct df_modules *m, struct df_modtable *t)
 {
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ char *line = NULL;
@@ -213,7 +202,7 @@ static int read_aliases(struct df_modules *m, struct modtable *t)
 	while (getline(&line, &size, f) > 0) {
 		char *pattern, *module, *colon, *save = NULL;
 		const char *bus;
-		struct modinfo *mi;
+		struct df_modinfo *mi;
 
 		if (!strtok_r(line, " \t\n", &save) || !streq(line, "alias"))
 			continue;
@@ -240,7 +229,7 @@ static int read_aliases(struct df_modules *m, struct modtable *t)
 }
 
 /* /sys/module/M/drivers/BUS:DRIVER of loaded modules: their exact driver names. */
-static int read_loaded(struct df_modules *m, struct modtable *t)
+static int read_loaded(struct df_modules *m, struct df_modtable *t)
 {
 	_cleanup_close_ int fd = df_open_dir(m->ctx, "/sys/module");
 	DIR *d;
@@ -254,7 +243,7 @@ static int read_loaded(struct df_modules *m, struct modtable *t)
 		return -errno;
 	while ((r = df_dir_next(d, &de)) > 0) {
 		_cleanup_close_ int mfd = -1;
-		struct modinfo *mi = NULL;
+		struct df_modinfo *mi = NULL;
 		DIR *dd;
 		struct dirent *dde;
 
@@ -272,6 +261,8 @@ static int read_loaded(struct df_modules *m, struct modtable *t)
 				continue;
 			if (!mi)
 				mi = modtable_get(t, de->d_name);
+			if (mi)
+				mi->loaded = true;
 			if (!mi || strv_push_unique(&mi->drivers, dde->d_name) < 0) {
 				r = -ENOMEM;
 				break;
@@ -301,7 +292,7 @@ int df_module_decide(const struct df_policy *p, const char *bus, const char *mod
 	return 0;
 }
 
-static bool module_denied(const struct df_policy *p, const struct modinfo *mi)
+bool df_modinfo_denied(const struct df_policy *p, const struct df_modinfo *mi)
 {
 	bool allowed = false, denied = false;
 	struct df_verdict v;
@@ -327,10 +318,89 @@ static bool module_denied(const struct df_policy *p, const struct modinfo *mi)
 	return denied && !allowed;
 }
 
+/* A module's name from its path in modules.dep: the file name without .ko[.xz|.zst|.gz], '-' as '_'. */
+static int modname_from_path(const char *path, char buf[DF_NAME_MAX + 1])
+{
+	const char *base = strrchr(path, '/');
+	char name[DF_NAME_MAX + 1];
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	if (n == 0 || n > DF_NAME_MAX || !startswith(base + n, ".ko"))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%.*s", (int)n, base);
+	return df_modname_normalize(name, buf);
+}
+
+/*
+ * depmod's modules.dep: "PATH: DEP-PATH...", every dependency listed (the
+ * closure). Each module's path, and how many modules need it.
+ */
+static int read_deps(struct df_modules *m, struct df_modtable *t)
+{
+	_cleanup_free_ char *path = NULL, *line = NULL;
+	size_t size = 0;
+	FILE *f;
+	int r = 0;
+
+	if (asprintf(&path, "%s/modules.dep", m->dirname) < 0)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (r == 0 && getline(&line, &size, f) > 0) {
+		char name[DF_NAME_MAX + 1], *colon = strchr(line, ':'), *save = NULL;
+		struct df_modinfo *mi;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		/* Every module, aliases or not: the boot options check all their init functions. */
+		if (modname_from_path(line, name) == 0) {
+			mi = modtable_get(t, name);
+			if (!mi)
+				r = -ENOMEM;
+			else if (!mi->path && asprintf(&mi->path, "%s/%s", m->dirname, line) < 0) {
+				mi->path = NULL;
+				r = -ENOMEM;
+			}
+		}
+		for (char *dep = strtok_r(colon + 1, " \t\n", &save); r == 0 && dep;
+		     dep = strtok_r(NULL, " \t\n", &save))
+			if (modname_from_path(dep, name) == 0 && (mi = strmap_get(&t->map, name)))
+				mi->dependents++;
+	}
+	if (r == 0 && ferror(f))
+		r = -EIO;
+	fclose(f);
+	return r;
+}
+
+int df_modtable_load(struct df_modules *m, struct df_modtable *t)
+{
+	int r;
+
+	*t = (struct df_modtable){ 0 };
+	r = read_aliases(m, t);
+	if (r == 0)
+		r = read_loaded(m, t);
+	if (r == 0)
+		r = read_deps(m, t);
+	if (r < 0)
+		df_modtable_release(t);
+	return r;
+}
+
+const char *df_modules_dir(const struct df_modules *m)
+{
+	return m->dirname;
+}
+
 int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
 			 size_t *ret_n)
 {
-	struct modtable t = { 0 };
+	struct df_modtable t = { 0 };
 	struct strv list = STRV_INIT;
 	int r;
 
@@ -339,9 +409,9 @@ int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char *
 		r = read_loaded(m, &t);
 	/* The table holds each module once. */
 	for (size_t i = 0; r == 0 && i < t.n; i++)
-		if (module_denied(p, t.all[i]))
+		if (df_modinfo_denied(p, t.all[i]))
 			r = strv_push(&list, t.all[i]->name);
-	modtable_release(&t);
+	df_modtable_release(&t);
 	if (r < 0) {
 		strv_release(&list);
 		return r;

@@ -203,6 +203,30 @@ bool df_entry_is_dir(int dirfd, const struct dirent *de)
 	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* An image's tree, not a running system: the one kernel whose modules it holds. */
+static int only_module_tree(const struct df_ctx *ctx, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = df_open_dir(ctx, "/lib/modules");
+	DIR *d = fd >= 0 ? df_dir_open_at(fd, ".") : NULL;
+	struct dirent *de;
+	size_t n = 0;
+
+	if (!d)
+		return fd < 0 ? fd : -errno;
+	while (df_dir_next(d, &de) > 0) {
+		struct stat st;
+
+		/* A link to the tree counts: the tree is the image's however it got there. */
+		if (df_sysfs_name_check(de->d_name) < 0 ||
+		    fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (n++ == 0 && strlen(de->d_name) < size)
+			strcpy(buf, de->d_name);
+	}
+	closedir(d);
+	return n == 1 ? 0 : -ENOENT;
+}
+
 int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 {
 	struct utsname u;
@@ -210,6 +234,8 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 
 	if (df_ctx_get_sysroot(ctx)) {
 		n = df_read_file(ctx, "/proc/sys/kernel/osrelease", buf, size);
+		if (n == -ENOENT)
+			return only_module_tree(ctx, buf, size);
 		if (n < 0)
 			return (int)n;
 		return df_sysfs_name_check(buf) < 0 ? -EINVAL : 0;

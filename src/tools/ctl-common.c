@@ -57,7 +57,7 @@ void ctl_print_diags(const struct df_diags *d, FILE *f, bool errors_only)
 		fprintf(f, "%s: %zu more problems not shown\n", d->file, total - shown);
 }
 
-int ctl_load_policy(struct df_policy **ret)
+static int load_policy(unsigned flags, struct df_policy **ret)
 {
 	_cleanup_free_ char *path = ctl_policy_path();
 	struct df_diags d;
@@ -66,7 +66,7 @@ int ctl_load_policy(struct df_policy **ret)
 	if (!path)
 		return EXIT_ERROR;
 	df_diags_init(&d);
-	r = df_policy_load(ctl_ctx, path, ctl_load_flags(), &d, ret);
+	r = df_policy_load(ctl_ctx, path, flags, &d, ret);
 	if (r < 0) {
 		/* Only the errors: warnings are check's business. */
 		ctl_print_diags(&d, stderr, true);
@@ -77,6 +77,16 @@ int ctl_load_policy(struct df_policy **ret)
 	}
 	df_diags_release(&d);
 	return r < 0 ? EXIT_ERROR : EXIT_FINE;
+}
+
+int ctl_load_policy(struct df_policy **ret)
+{
+	return load_policy(ctl_load_flags(), ret);
+}
+
+int ctl_load_boot_policy(struct df_policy **ret)
+{
+	return load_policy(ctl_load_flags() & ~DF_LOAD_RUNTIME, ret);
 }
 
 /* Split "bus:driver" in place (the colon becomes NUL); a usage error for an invalid name. */

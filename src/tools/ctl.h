@@ -23,6 +23,13 @@ enum json_format {
 	JSON_SHORT,
 };
 
+/* cmdline --format=grub|dracut: a configuration snippet instead of the bare options. */
+enum cmdline_snippet {
+	SNIPPET_NONE,
+	SNIPPET_GRUB,
+	SNIPPET_DRACUT,
+};
+
 extern const char *arg_policy;
 extern const char *arg_sysroot;
 extern enum json_format arg_json;
@@ -31,6 +38,8 @@ extern bool arg_dry_run;
 extern bool arg_permanent;
 extern bool arg_devices;
 extern long arg_events;
+extern long arg_max_bytes;
+extern enum cmdline_snippet arg_snippet;
 extern struct df_ctx *ctl_ctx;
 
 /* Print a usage error and "Try ..."; returns EXIT_USAGE. */
@@ -43,6 +52,11 @@ void ctl_print_diags(const struct df_diags *d, FILE *f, bool errors_only);
  * failure the errors are printed and EXIT_ERROR returned; else EXIT_FINE.
  */
 int ctl_load_policy(struct df_policy **ret);
+/*
+ * The same without the runtime drop-ins: the policy the next boot starts
+ * from, what its boot options are computed from.
+ */
+int ctl_load_boot_policy(struct df_policy **ret);
 /*
  * Install @buf (@len bytes) as @path: a temporary file in its directory,
  * root-owned when run by root, @mode, fsync, rename, fsync of the directory.
@@ -65,5 +79,6 @@ int verb_watch(int argc, char **argv);
 int verb_allow(int argc, char **argv);
 int verb_deny(int argc, char **argv);
 int verb_list_changes(int argc, char **argv);
+int verb_record(int argc, char **argv);
 
 #endif

@@ -25,6 +25,8 @@ bool arg_dry_run;
 bool arg_permanent;
 bool arg_devices;
 long arg_events;
+long arg_max_bytes;
+enum cmdline_snippet arg_snippet;
 struct df_ctx *ctl_ctx;
 
 /* The options a verb may be given; any other is a usage error naming the verb. */
@@ -37,11 +39,14 @@ enum {
 	OPT_EVENTS = 1u << 5,
 	OPT_PERMANENT = 1u << 6,
 	OPT_DEVICES = 1u << 7,
+	OPT_SNIPPET = 1u << 8, /* --format=grub|dracut */
+	OPT_MAX_BYTES = 1u << 9,
 };
 
 static const char *const option_names[] = {
 	"--policy",  "--sysroot", "--json",	 "--format=prometheus",
 	"--dry-run", "--events",  "--permanent", "--devices",
+	"--format=grub|dracut", "--max-bytes",
 };
 
 /* The options given on the command line, as OPT_* bits. */
@@ -66,8 +71,10 @@ static const struct verb verbs[] = {
 	  "say whether each driver is allowed, and by which rule" },
 	{ "generate", "", 0, 0, OPT_SYSROOT | OPT_DEVICES, verb_generate,
 	  "print a policy allowing the drivers bound now" },
-	{ "cmdline", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_cmdline,
-	  "print the equivalent kernel boot options" },
+	{ "cmdline", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_SNIPPET | OPT_MAX_BYTES,
+	  verb_cmdline, "print the boot options that keep denied code from running" },
+	{ "record", "DIR", 1, 1, OPT_SYSROOT, verb_record,
+	  "record this system for --sysroot (an offline image build)" },
 	{ "apply", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_DRY_RUN, verb_apply,
 	  "enforce the policy now, as drvfilter-apply does at boot" },
 	{ "edit", "[FILE]", 0, 1, OPT_POLICY | OPT_SYSROOT, verb_edit,
@@ -102,8 +109,11 @@ static void help(void)
 	       "      --sysroot DIR      take /sys, /proc, /run, /etc and /lib/modules under DIR;\n"
 	       "                         the policy's owner and mode are not checked\n"
 	       "      --json[=FORMAT]    JSON output: pretty (the default) or short\n"
-	       "      --format=FORMAT    text, json, or prometheus (status only: the\n"
-	       "                         node_exporter textfile format)\n"
+	       "      --format=FORMAT    text, json, prometheus (status only: the\n"
+	       "                         node_exporter textfile format), grub or dracut\n"
+	       "                         (cmdline only: a configuration snippet)\n"
+	       "      --max-bytes N      cmdline: at most N bytes of options (default: what the\n"
+	       "                         target's command line leaves of %d)\n"
 	       "  -n, --dry-run          apply: print what would be done, write nothing\n"
 	       "      --events N         watch: stop after N events\n"
 	       "      --permanent        allow, deny: the change under /etc, for boot too\n"
@@ -113,7 +123,7 @@ static void help(void)
 	       "\n"
 	       "Exit status: 0 fine, 1 error, 2 usage error, 3 status found violations or drift.\n"
 	       "See drvfilterctl(8) and drvfilter.conf(5).\n",
-	       DRVFILTER_POLICY_PATH);
+	       DRVFILTER_POLICY_PATH, DF_KERNEL_CMDLINE_MAX - 1);
 }
 
 int ctl_usage_error(const char *fmt, ...)
@@ -153,16 +163,24 @@ static int parse_json(const char *value)
 static int parse_format(const char *value)
 {
 	arg_prometheus = false;
-	arg_given &= ~OPT_PROMETHEUS;
+	arg_snippet = SNIPPET_NONE;
+	arg_given &= ~(OPT_PROMETHEUS | OPT_SNIPPET);
 	if (streq(value, "text"))
 		arg_json = JSON_OFF;
 	else if (streq(value, "json"))
 		arg_json = JSON_PRETTY;
 	else if (streq(value, "prometheus"))
 		arg_prometheus = true;
+	else if (streq(value, "grub"))
+		arg_snippet = SNIPPET_GRUB;
+	else if (streq(value, "dracut"))
+		arg_snippet = SNIPPET_DRACUT;
 	else
-		return -ctl_usage_error("unknown format '%s': use text, json or prometheus", value);
-	arg_given |= arg_prometheus ? OPT_PROMETHEUS : OPT_JSON;
+		return -ctl_usage_error(
+			"unknown format '%s': use text, json, prometheus, grub or dracut", value);
+	if (arg_snippet)
+		arg_json = JSON_OFF;
+	arg_given |= arg_prometheus ? OPT_PROMETHEUS : arg_snippet ? OPT_SNIPPET : OPT_JSON;
 	return 0;
 }
 
@@ -176,6 +194,7 @@ static int parse_argv(int argc, char **argv)
 		ARG_EVENTS,
 		ARG_PERMANENT,
 		ARG_DEVICES,
+		ARG_MAX_BYTES,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -188,6 +207,7 @@ static int parse_argv(int argc, char **argv)
 		{ "events", required_argument, NULL, ARG_EVENTS },
 		{ "permanent", no_argument, NULL, ARG_PERMANENT },
 		{ "devices", no_argument, NULL, ARG_DEVICES },
+		{ "max-bytes", required_argument, NULL, ARG_MAX_BYTES },
 		{},
 	};
 	int c, r;
@@ -233,6 +253,18 @@ static int parse_argv(int argc, char **argv)
 			arg_devices = true;
 			arg_given |= OPT_DEVICES;
 			break;
+		case ARG_MAX_BYTES: {
+			char *end;
+
+			errno = 0;
+			arg_max_bytes = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || arg_max_bytes < 1 ||
+			    arg_max_bytes > DF_KERNEL_CMDLINE_MAX - 1)
+				return -ctl_usage_error("--max-bytes needs a number from 1 to %d",
+							DF_KERNEL_CMDLINE_MAX - 1);
+			arg_given |= OPT_MAX_BYTES;
+			break;
+		}
 		case ARG_JSON:
 			r = parse_json(optarg);
 			if (r < 0)

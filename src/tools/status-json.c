@@ -80,6 +80,57 @@ static void print_unbound(struct json *j, const struct status_device *u)
 	json_object_end(j);
 }
 
+/* The boot options: on the command line, missing from it, and what they cannot cover. */
+static void print_cmdline(struct json *j, const struct status *s)
+{
+	const struct df_bootopts *b = s->bootopts;
+
+	json_key(j, "cmdline");
+	if (!s->running_read) {
+		json_string(j, NULL);
+		return;
+	}
+	json_object_begin(j);
+	json_field_bool(j, "options", s->options);
+	json_field_bool(j, "trace", b && b->trace);
+	json_key(j, "initcall_blacklist");
+	json_array_begin(j);
+	for (size_t i = 0; i < s->running.ninitcalls; i++) {
+		json_object_begin(j);
+		json_field_string(j, "function", s->running.initcalls[i]);
+		json_field_string(j, "module",
+				  b ? df_bootopts_initcall_module(b, s->running.initcalls[i])
+				    : NULL);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_key(j, "module_blacklist");
+	json_array_begin(j);
+	for (size_t i = 0; i < s->running.nmodules; i++)
+		json_string(j, s->running.modules[i]);
+	json_array_end(j);
+	json_key(j, "missing");
+	json_array_begin(j);
+	for (size_t i = 0; i < s->nmissing; i++)
+		json_string(j, s->missing[i]);
+	json_array_end(j);
+	json_field_bool(j, "filter_stale", s->filter_stale);
+	json_key(j, "not_coverable");
+	json_array_begin(j);
+	for (size_t i = 0; b && i < b->nuncovered; i++) {
+		const struct df_uncovered *u = &b->uncovered[i];
+
+		if (u->module && u->tier == DF_TIER_MODULE)
+			continue;
+		json_object_begin(j);
+		json_field_string(j, u->module ? "module" : "driver", u->subject);
+		json_field_string(j, "reason", u->reason);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 void status_print_json(const struct status *s)
 {
 	bool kernel = s->mode == DF_MODE_KERNEL;
@@ -109,6 +160,7 @@ void status_print_json(const struct status *s)
 	print_applied(&j, s);
 	json_field_string(&j, "drift", s->drift);
 	print_counts(&j, s);
+	print_cmdline(&j, s);
 
 	json_key(&j, "notes");
 	json_array_begin(&j);

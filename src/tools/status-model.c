@@ -13,18 +13,33 @@
 #include "log.h"
 #include "macro.h"
 #include "status.h"
+#include "strbuf.h"
+#include "strv.h"
 
-static const char *guarantee(enum df_mode mode, bool audit)
+/* What holds in @mode, with or without drvfilter's boot options on the command line. */
+static const char *guarantee(enum df_mode mode, bool audit, bool options)
 {
 	if (audit)
 		return "none: audit mode enforces nothing, every driver may bind; the kernel log "
 		       "(action=would-...) and this page say what enforcement would do";
+	if (mode == DF_MODE_KERNEL && options)
+		return "the kernel refuses every denied driver before it can probe a device, "
+		       "built-in ones from the first instant (the boot options); init calls "
+		       "they skip never ran, modules they name are refused, insmod included";
 	if (mode == DF_MODE_KERNEL)
-		return "the kernel refuses every denied driver before it can probe a device; "
-		       "with the boot options from 'drvfilterctl cmdline' built-in drivers too";
+		return "the kernel refuses every denied driver before it can probe a device once "
+		       "drvfilter-apply has run; before that a denied built-in driver can probe "
+		       "(no boot options: see 'drvfilterctl cmdline')";
+	if (options)
+		return "denied built-in drivers whose init calls the boot options skip never ran, "
+		       "and modules they name are refused, insmod included; the rest is best "
+		       "effort from userspace: denied modules are blacklisted before coldplug, "
+		       "devices bound to denied drivers are unbound, and a denied built-in driver "
+		       "the options cannot cover can probe before userspace runs";
 	return "best effort from userspace: denied modules are blacklisted before coldplug "
 	       "and devices bound to denied drivers are unbound; a built-in driver can "
-	       "probe before userspace runs";
+	       "probe before userspace runs, and insmod can load a denied module (no boot "
+	       "options: see 'drvfilterctl cmdline')";
 }
 
 #define BLACKLIST "/run/modprobe.d/drvfilter.conf"
@@ -239,6 +254,161 @@ static int decide_unbound(struct status *s)
 	return 0;
 }
 
+int status_missing_text(const struct status *s, size_t max, struct strbuf *sb)
+{
+	static const char *const keys[] = { "filter_allow_drivers", "filter_deny_drivers",
+					    "initcall_blacklist", "module_blacklist" };
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < ARRAY_SIZE(keys); k++) {
+		size_t n = 0;
+
+		for (size_t i = 0; r >= 0 && i < s->nmissing; i++) {
+			const char *name = startswith(s->missing[i], keys[k]);
+
+			if (!name || *name++ != '=')
+				continue;
+			if (n < max)
+				r = strbuf_appendf(sb, "%s%s%s",
+						   n	     ? ", "
+						   : sb->len ? "; "
+							     : "",
+						   n ? "" : keys[k], n ? "" : ": ");
+			if (r >= 0 && n < max)
+				r = strbuf_append_escaped(sb, name);
+			n++;
+		}
+		if (r >= 0 && n > max)
+			r = strbuf_appendf(sb, " and %zu more", n - max);
+	}
+	return r;
+}
+
+/* Room on the running command line for one more name (else it did not fit: no drift). */
+static bool room_for(const struct status *s, const char *name)
+{
+	return s->running.len + strlen(" module_blacklist=") + strlen(name) + 1 <=
+	       DF_KERNEL_CMDLINE_MAX - 1;
+}
+
+static int add_missing(struct strv *l, const char *key, const char *name)
+{
+	_cleanup_free_ char *s = NULL;
+
+	if (asprintf(&s, "%s=%s", key, name) < 0)
+		return -ENOMEM;
+	return strv_push(l, s);
+}
+
+/* The filter_* lists of a patched kernel's command line, against the policy's. */
+/* The policy has runtime drop-ins (drvfilterctl allow/deny): they end at reboot. */
+static bool has_runtime_dropins(const struct df_policy *p)
+{
+	_cleanup_free_ char *dir = df_ctx_path(ctl_ctx, DF_RUNTIME_DROPIN_DIR "/");
+
+	for (size_t i = 0; dir && i < df_policy_nfiles(p); i++)
+		if (startswith(df_policy_file(p, i), dir))
+			return true;
+	return false;
+}
+
+static int compare_filter(struct status *s, const struct df_policy *p, struct strv *missing)
+{
+	_cleanup_free_ char *allow = NULL, *deny = NULL;
+	int r = df_policy_kernel_lists(p, &allow, &deny);
+
+	if (r < 0)
+		return r;
+	if (*allow && !s->running.filter_allow)
+		r = add_missing(missing, "filter_allow_drivers", allow);
+	else if (s->running.filter_allow && !streq(s->running.filter_allow, allow))
+		s->filter_stale = true;
+	if (r >= 0 && *deny && !s->running.filter_deny)
+		r = add_missing(missing, "filter_deny_drivers", deny);
+	else if (s->running.filter_deny && !streq(s->running.filter_deny, deny))
+		s->filter_stale = true;
+	return r;
+}
+
+/*
+ * What the command line covers, and what `cmdline` computes for this system
+ * that it lacks: the options that matter most (built-ins that drove a device
+ * the host offers, modules that drive a device here, a patched kernel's
+ * filter_* lists), when there is room for them. Either is drift.
+ */
+static int find_cmdline(struct status *s)
+{
+	_cleanup_(df_policy_freep) struct df_policy *boot = NULL;
+	struct strv missing = STRV_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	const struct df_bootopts *b;
+	int r;
+
+	s->running_read = df_cmdline_opts_read(ctl_ctx, &s->running) >= 0;
+	if (!s->running_read && df_cmdline_opts_parse("", &s->running) < 0)
+		return -ENOMEM;
+	s->options =
+		s->running.ninitcalls || s->running.nmodules ||
+		(s->mode == DF_MODE_KERNEL && (s->running.filter_allow || s->running.filter_deny));
+	if (!s->policy_valid)
+		return 0;
+	if (s->audit) {
+		/* Audit mode needs no boot option; one there enforces, which audit must not. */
+		if (s->options && !s->drift)
+			s->drift = "the kernel command line holds boot options that enforce, but the "
+				   "policy is in audit mode: remove them, or leave audit mode";
+		return 0;
+	}
+	/* The boot options are the next boot's: from the policy without runtime changes. */
+	if (has_runtime_dropins(s->policy) && ctl_load_boot_policy(&boot) != EXIT_FINE)
+		return 0;
+	r = df_bootopts_compute(ctl_ctx, boot ? boot : s->policy, s->inv, s->mods,
+				DF_BOOTOPTS_DEFAULT_BUDGET, &s->bootopts);
+	if (r < 0 && r != -E2BIG)
+		return r;
+	b = s->bootopts;
+	r = 0;
+	if (!s->running_read || !*b->release)
+		return 0;
+	if (b->patched && s->mode == DF_MODE_KERNEL)
+		r = compare_filter(s, boot ? boot : s->policy, &missing);
+	for (size_t i = 0; r >= 0 && i < b->nentries; i++) {
+		const struct df_bootopt *o = &b->entries[i];
+		bool initcall = o->kind == DF_BOOTOPT_INITCALL;
+
+		if (!o->fits || (o->tier != DF_TIER_BOUND && o->tier != DF_TIER_DEVICE_MODULE) ||
+		    df_cmdline_opts_has(initcall ? s->running.initcalls : s->running.modules,
+					initcall ? s->running.ninitcalls : s->running.nmodules,
+					o->name) ||
+		    !room_for(s, o->name))
+			continue;
+		r = add_missing(&missing, initcall ? "initcall_blacklist" : "module_blacklist",
+				o->name);
+	}
+	if (r < 0) {
+		strv_release(&missing);
+		return r;
+	}
+	s->missing = strv_steal(&missing, &s->nmissing);
+	if (s->drift)
+		return 0;
+	if (s->filter_stale) {
+		s->drift = "the kernel command line's filter_* lists are not the policy's: put "
+			   "the output of 'drvfilterctl cmdline' on it";
+		return 0;
+	}
+	if (!s->nmissing)
+		return 0;
+	(void)status_missing_text(s, 4, &sb);
+	snprintf(s->cmdline_drift_buf, sizeof(s->cmdline_drift_buf),
+		 "the kernel command line lacks boot options computed for this system (%s): add "
+		 "'drvfilterctl cmdline' to the kernel command line",
+		 strbuf_str(&sb));
+	strbuf_release(&sb);
+	s->drift = s->cmdline_drift_buf;
+	return 0;
+}
+
 int status_load(struct status *s)
 {
 	_cleanup_free_ char *path = ctl_policy_path();
@@ -269,7 +439,6 @@ int status_load(struct status *s)
 	}
 	s->mode = df_effective_mode(s->policy, s->inv->kernel_filter);
 	s->audit = df_policy_mode(s->policy) == DF_MODE_AUDIT;
-	s->guarantee = guarantee(s->mode, s->audit);
 	(void)df_inventory_add_labels(s->inv);
 	if (df_modules_open(ctl_ctx, &s->mods) >= 0 &&
 	    (df_inventory_add_candidates(s->inv, s->mods) == -ENOMEM ||
@@ -279,6 +448,10 @@ int status_load(struct status *s)
 	if (s->state_r == -ENOMEM)
 		return -ENOMEM;
 	find_drift(s);
+	r = find_cmdline(s);
+	if (r < 0)
+		return r;
+	s->guarantee = guarantee(s->mode, s->audit, s->options);
 	r = decide_drivers(s);
 	if (r >= 0)
 		r = decide_unbound(s);
@@ -300,6 +473,9 @@ void status_release(struct status *s)
 		free(s->unbound[i].candidate_allowed);
 	free(s->unbound);
 	df_diags_release(&s->notes);
+	df_bootopts_free(s->bootopts);
+	df_cmdline_opts_release(&s->running);
+	strv_free_array(s->missing, s->nmissing);
 	df_state_release(&s->state);
 	df_modules_free(s->mods);
 	df_inventory_free(s->inv);

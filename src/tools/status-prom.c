@@ -63,6 +63,17 @@ void status_print_prometheus(const struct status *s)
 	prom_metric("policy_valid", "1 when the policy on disk is valid.", NULL, s->policy_valid);
 	prom_metric("drift", "1 when what is enforced is not the policy on disk (see status).",
 		    NULL, s->drift != NULL);
+	if (s->running_read) {
+		prom_metric("boot_initcalls_skipped",
+			    "Init calls the kernel command line skips (initcall_blacklist).", NULL,
+			    (double)s->running.ninitcalls);
+		prom_metric("boot_modules_refused",
+			    "Modules the kernel command line refuses (module_blacklist).", NULL,
+			    (double)s->running.nmodules);
+		prom_metric("boot_options_missing",
+			    "Boot options computed for this system that the command line lacks.",
+			    NULL, (double)s->nmissing);
+	}
 	if (stat(df_policy_path(s->policy), &st) == 0)
 		prom_metric("policy_mtime_seconds",
 			    "When the policy file last changed (its age: time() - this).", NULL,

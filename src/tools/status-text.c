@@ -65,6 +65,14 @@ static void print_summary(const struct status *s)
 			  : "none: the policy on disk is enforced");
 	printf("Drivers:    %zu allowed, %zu denied; devices: %zu, %zu unbound; violations: %zu\n",
 	       s->allowed, s->denied, s->devices, s->nunbound, s->violations);
+	if (s->running_read && s->options)
+		printf("Boot:       %zu init calls skipped (initcall_blacklist), %zu modules "
+		       "refused "
+		       "(module_blacklist)%s\n",
+		       s->running.ninitcalls, s->running.nmodules,
+		       s->running.filter_allow || s->running.filter_deny ? ", filter_* lists" : "");
+	else if (s->running_read)
+		printf("Boot:       no drvfilter boot options on the kernel command line\n");
 	if (s->mismatches)
 		printf("Kernel:     %zu allowed bits disagree with the policy\n", s->mismatches);
 	if (inv->skipped)
@@ -175,6 +183,74 @@ static void print_unbound(const struct status *s, struct strbuf *a, struct strbu
 		printf("  (%zu unbound; see --json)\n", quiet);
 }
 
+/* "a, b, c" of @n names, at most @max of them, escaped. */
+static void print_names(char **v, size_t n, size_t max, struct strbuf *sb)
+{
+	for (size_t i = 0; i < n && i < max; i++)
+		printf("%s%s", i ? ", " : "", esc(sb, v[i]));
+	if (n > max)
+		printf(" and %zu more", n - max);
+}
+
+/* Listed one by one: built-in drivers, and modules that drive a device here. */
+static bool listed(const struct df_uncovered *u)
+{
+	return !u->module || u->tier != DF_TIER_MODULE;
+}
+
+static void print_cmdline(const struct status *s, struct strbuf *a, struct strbuf *b)
+{
+	const struct df_bootopts *o = s->bootopts;
+
+	if (!s->running_read || !(s->options || s->nmissing || (o && o->nuncovered)))
+		return;
+	printf("\nBoot options (the kernel command line):\n");
+	if (s->running.ninitcalls) {
+		printf("  never ran (initcall_blacklist):");
+		for (size_t i = 0; i < s->running.ninitcalls; i++) {
+			const char *m =
+				o ? df_bootopts_initcall_module(o, s->running.initcalls[i]) : NULL;
+
+			printf("%s %s", i ? "," : "", esc(a, s->running.initcalls[i]));
+			if (m)
+				printf(" (%s)", esc(a, m));
+			else
+				printf(" (not an init call of this kernel)");
+		}
+		putchar('\n');
+	}
+	if (s->running.nmodules) {
+		printf("  refused by the kernel, insmod included (module_blacklist): ");
+		print_names(s->running.modules, s->running.nmodules, 12, a);
+		putchar('\n');
+	}
+	if (s->nmissing) {
+		strbuf_clear(a);
+		(void)status_missing_text(s, 12, a);
+		printf("  missing, computed for this system (drift): %s\n", strbuf_str(a));
+	}
+	for (size_t i = 0; o && i < o->nuncovered; i++) {
+		const struct df_uncovered *u = &o->uncovered[i];
+		bool seen = false;
+		size_t shown = 0;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = listed(&o->uncovered[k]) && streq(o->uncovered[k].reason, u->reason);
+		if (!listed(u) || seen)
+			continue;
+		printf("  not coverable: ");
+		for (size_t k = i; k < o->nuncovered; k++) {
+			const struct df_uncovered *v = &o->uncovered[k];
+
+			if (!listed(v) || !streq(v->reason, u->reason))
+				continue;
+			printf("%s%s%s", shown++ ? ", " : "", v->module ? "module " : "",
+			       esc(a, v->subject));
+		}
+		printf(": %s\n", esc(b, u->reason));
+	}
+}
+
 void status_print_text(const struct status *s)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
@@ -182,6 +258,7 @@ void status_print_text(const struct status *s)
 	print_summary(s);
 	print_drivers(s, &a, &b, &c);
 	print_device_rules(s, &a, &b, &c);
+	print_cmdline(s, &a, &b);
 	if (s->notes.count) {
 		printf("\nNotes on fallback mode:\n");
 		for (size_t i = 0; i < s->notes.count; i++)

@@ -55,11 +55,24 @@ struct status {
 	size_t nunbound;
 	size_t allowed, denied, violations, mismatches, devices;
 	struct df_diags notes; /* fallback mode: names no module can be tied to */
+	/* The boot options: what `cmdline` computes for this system, what /proc/cmdline carries. */
+	struct df_bootopts *bootopts; /* NULL when the policy is not valid */
+	struct df_cmdline_opts running;
+	bool running_read; /* /proc/cmdline could be read */
+	bool options; /* it carries drvfilter's boot options */
+	char **missing; /* options `cmdline` computes that fit but the command line lacks */
+	size_t nmissing;
+	bool filter_stale; /* its filter_* lists are not the policy's */
+	char cmdline_drift_buf[512];
 };
 
 /* Read everything status shows. 0, or a negative errno with the reason printed. */
 int status_load(struct status *s);
 void status_release(struct status *s);
+
+/* The missing boot options, "initcall_blacklist: a, b; module_blacklist: c", @max per option. */
+struct strbuf;
+int status_missing_text(const struct status *s, size_t max, struct strbuf *sb);
 
 void status_print_text(const struct status *s);
 void status_print_json(const struct status *s);

@@ -8,7 +8,8 @@
 # console. Devices default to virtio-blk, virtio-net, e1000 and xHCI. Extra
 # kernel arguments come from $GUEST_APPEND; $DRACUT_MODULES picks the initrd's
 # flavour (default "base", the classic one; "systemd-initrd dracut-systemd" for
-# systemd's).
+# systemd's); $GUEST_RECORD_DISK adds a disk a recording boot writes to;
+# $GUEST_GRUB_CMDLINE boots through GRUB with that text on its linux line.
 set -eu
 stage=$(cd "$1" && pwd)
 kdir=$2
@@ -38,10 +39,30 @@ truncate -s 1M "$tmp/disk.img"
 	-drive "file=$tmp/disk.img,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0 \
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0 \
 	-netdev user,id=n1 -device e1000,netdev=n1 -device qemu-xhci
+# A recording boot's output disk (serial drvfilter-record), besides the devices.
+[ -z "${GUEST_RECORD_DISK:-}" ] ||
+	set -- "$@" -drive "file=$GUEST_RECORD_DISK,if=none,id=rec,format=raw" \
+		-device virtio-blk-pci,drive=rec,serial=drvfilter-record
+cmdline="console=ttyS0 panic=1 rd.shell=0 root=/dev/vda rd.timeout=60 ${GUEST_APPEND:-}"
+# Through GRUB instead ($GUEST_GRUB_CMDLINE: what grub-mkconfig pastes on the
+# linux line from GRUB_CMDLINE_LINUX), from a GRUB rescue CD.
+if [ -n "${GUEST_GRUB_CMDLINE:-}" ]; then
+	mkdir -p "$tmp/iso/boot/grub"
+	cp "$kdir/boot/vmlinuz-$kver" "$tmp/iso/boot/vmlinuz"
+	cp "$out/initrd.img" "$tmp/iso/boot/initrd.img"
+	printf 'set timeout=0\nmenuentry drvfilter {\n\tlinux /boot/vmlinuz %s %s\n\tinitrd /boot/initrd.img\n}\n' \
+		"$cmdline" "$GUEST_GRUB_CMDLINE" >"$tmp/iso/boot/grub/grub.cfg"
+	cp "$tmp/iso/boot/grub/grub.cfg" "$out/grub.cfg"
+	grub-mkrescue -o "$out/grub.iso" "$tmp/iso" >"$out/grub-mkrescue.log" 2>&1 || {
+		tail -n 20 "$out/grub-mkrescue.log" >&2
+		exit 1
+	}
+	set -- -cdrom "$out/grub.iso" -boot d "$@"
+else
+	set -- -kernel "$kdir/boot/vmlinuz-$kver" -initrd "$out/initrd.img" -append "$cmdline" "$@"
+fi
 start=$(date +%s)
 timeout 300 qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
-	-serial "file:$out/console.raw" \
-	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$out/initrd.img" \
-	-append "console=ttyS0 panic=1 rd.shell=0 root=/dev/vda rd.timeout=60 ${GUEST_APPEND:-}" "$@" || true
+	-serial "file:$out/console.raw" "$@" || true
 sed -e 's/\r$//' "$out/console.raw" >"$out/console"
 echo "guest ran $(($(date +%s) - start)) s" >&2

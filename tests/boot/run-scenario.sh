@@ -20,13 +20,29 @@ if [ -e "$scenario/kernel" ]; then
 else
 	kdir=$(sh "$here/stock-kernel.sh")
 fi
+# The policy (a scenario may link to the shipped one).
+policy=$(readlink -f "$scenario/policy.conf")
 # A scenario's extra kernel arguments, if any, are in its append file; with a
-# cmdline file, the boot options `drvfilterctl cmdline` prints for its policy too.
+# cmdline file, the boot options `drvfilterctl cmdline` computes for its policy
+# and its kernel too: the patched kernel's tree, or a recording of the stock
+# kernel (record-kernel.sh, cached).
 GUEST_APPEND=$(cat "$scenario/append" 2>/dev/null || true)
 if [ -e "$scenario/cmdline" ]; then
-	GUEST_APPEND="$GUEST_APPEND $("$tmp/stage/usr/sbin/drvfilterctl" --policy "$scenario/policy.conf" cmdline)"
+	if [ -e "$scenario/kernel" ]; then
+		target=$kdir
+	else
+		target=$(sh "$here/record-kernel.sh" "$tmp/stage" "$kdir")
+	fi
+	"$tmp/stage/usr/sbin/drvfilterctl" --sysroot "$target" --policy "$policy" --json cmdline >"$tmp/cmdline.json"
+	GUEST_APPEND="$GUEST_APPEND $("$tmp/stage/usr/sbin/drvfilterctl" --sysroot "$target" --policy "$policy" cmdline)"
 fi
 export GUEST_APPEND
+# ... a module file for insmod to try inside the guest, named in its insmod file ...
+DRVFILTER_TEST_INSMOD=
+if [ -e "$scenario/insmod" ]; then
+	DRVFILTER_TEST_INSMOD=$(find "$kdir/lib/modules" -name "$(cat "$scenario/insmod").ko" | head -n 1)
+fi
+export DRVFILTER_TEST_INSMOD
 # ... whether the test module spoils the policy inside the image (break-policy) ...
 DRVFILTER_TEST_BREAK_POLICY=
 [ -e "$scenario/break-policy" ] && DRVFILTER_TEST_BREAK_POLICY=1
@@ -34,7 +50,7 @@ export DRVFILTER_TEST_BREAK_POLICY
 # ... and its dracut modules (the initrd's flavour) in its dracut-modules file.
 DRACUT_MODULES=$(cat "$scenario/dracut-modules" 2>/dev/null || echo base)
 export DRACUT_MODULES
-sh "$here/boot-guest.sh" "$tmp/stage" "$kdir" "$scenario/policy.conf" "$tmp/out"
+sh "$here/boot-guest.sh" "$tmp/stage" "$kdir" "$policy" "$tmp/out"
 console=$tmp/out/console
 # The sections the report hook prints, without the kernel's interleaved lines.
 section() { sed -n "/^$1-BEGIN/,/^$1-END/p" "$console" | grep -v '^\[ *[0-9.]*\]'; }
@@ -44,10 +60,23 @@ pci_driver() { grep -q "^DRVFILTER-PCI: [^ ]* 0x${1%%:*}:0x${1#*:} $2\$" "$conso
 not_state_has() { ! state_has "$1"; }
 filter_is() { grep -qx "DRVFILTER-FILTER: $1" "$console"; }
 console_has() { grep -q "$1" "$console"; }
+not_console_has() { ! console_has "$1"; }
 json_has() { section DRVFILTER-JSON | grep -q "$1"; }
 state_has() { section DRVFILTER-STATE | grep -q "$1"; }
 # dmesg lines carry timestamps like the kernel's own: the raw range here.
 kmsg_has() { sed -n '/^DRVFILTER-KMSG-BEGIN/,/^DRVFILTER-KMSG-END/p' "$console" | grep -q "$1"; }
+# Drivers registered in the guest (BUS:DRIVER, blanks and all).
+registered() { grep -qxF "DRVFILTER-DRIVER: $1" "$console"; }
+not_registered() { ! registered "$1"; }
+# Every driver the boot options keep from running (cmdline --json) is absent.
+none_registered_of_options() {
+	jq -r '.initcall_blacklist[] | select(.fits) | .drivers[]' "$tmp/cmdline.json" >"$tmp/kept"
+	[ -s "$tmp/kept" ] || return 1
+	while IFS= read -r d; do
+		registered "$d" && echo "  $d registered" && return 1
+	done <"$tmp/kept"
+	return 0
+}
 fail=0
 expect() {
 	what=$1

@@ -55,7 +55,11 @@ expect() { # LINE EXPECTED (the sorted completions, blank-separated)
     fi
 }
 
-expect "drvfilterctl " "allow apply check cmdline deny edit explain generate list-changes status watch"
+expect "drvfilterctl " "allow apply check cmdline deny edit explain generate list-changes record status watch"
+expect "drvfilterctl r" "record"
+expect "drvfilterctl cmdline --format=" "dracut grub json text"
+expect "drvfilterctl cmdline --m" "--max-bytes"
+expect "drvfilterctl status --format=" "json prometheus text"
 expect "drvfilterctl st" "status"
 expect "drvfilterctl --js" "--json"
 expect "drvfilterctl --json=s" "short"
@@ -66,7 +70,7 @@ expect "drvfilterctl --sysroot $tmp/root explain pnp:i" 'i8042\ kbd'
 expect "drvfilterctl --sysroot $tmp/root explain vi" "virtio:virtio_blk virtio:virtio_net"
 expect "drvfilterctl --sysroot $tmp/root allow pci:e" "e1000"
 expect "drvfilterctl l" "list-changes"
-expect "drvfilterctl status --" "--devices --dry-run --events --format --help --json --permanent --policy --sysroot --version"
+expect "drvfilterctl status --" "--devices --dry-run --events --format --help --json --max-bytes --permanent --policy --sysroot --version"
 expect "drvfilter-apply --u" "--udev"
 expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --timeout --udev --verbose --version"
 exit $fail

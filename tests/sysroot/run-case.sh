@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run one sysroot case: build a fresh tree from the specs DIR/specs names (one
-# per line, from tests/fixtures), install DIR/policy.conf as its
+# per line, from tests/fixtures), or unpack the recording DIR/recording names
+# (tests/fixtures/NAME.tar.xz), install DIR/policy.conf as its
 # /etc/drvfilter.conf, run the shell fragment DIR/setup if there is one (its
 # output is not compared), then DIR/cmd, both in DIR with $CTL, $APPLY,
 # $SYSROOT and $WORK (a scratch directory outside the tree) set. Compare
@@ -22,12 +23,18 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 SYSROOT=$tmp/root
-specs=
-while read -r s; do
-	specs="$specs $fixtures/$s.spec"
-done <"$dir/specs"
-# shellcheck disable=SC2086 # one word per spec file
-sh "$fixtures/mksysroot" "$SYSROOT" $specs || exit 1
+if [ -e "$dir/recording" ]; then
+	# A tree `drvfilterctl record` made of a real guest (tests/fixtures/make-recording).
+	mkdir -p "$SYSROOT"
+	tar -xJf "$fixtures/$(cat "$dir/recording").tar.xz" -C "$SYSROOT" || exit 1
+else
+	specs=
+	while read -r s; do
+		specs="$specs $fixtures/$s.spec"
+	done <"$dir/specs"
+	# shellcheck disable=SC2086 # one word per spec file
+	sh "$fixtures/mksysroot" "$SYSROOT" $specs || exit 1
+fi
 if [ -e "$dir/policy.conf" ]; then
 	cp "$dir/policy.conf" "$SYSROOT/etc/drvfilter.conf"
 	chmod 0644 "$SYSROOT/etc/drvfilter.conf"

@@ -14,12 +14,16 @@ depends() {
 
 install() {
     inst_binary "${drvfilter_prefix-}/usr/sbin/drvfilterctl" /usr/sbin/drvfilterctl
-    inst_multiple cat dmesg grep readlink sed tr
+    inst_multiple cat dmesg grep readlink sed tr cpio find insmod sync
     # A scenario may spoil the policy inside the image: writable by anyone,
     # which drvfilter-apply refuses, so the boot must fail closed.
     if [[ ${DRVFILTER_TEST_BREAK_POLICY-} ]]; then
         # shellcheck disable=SC2154 # initdir is set by dracut
         chmod 0666 "$initdir/etc/drvfilter.conf"
+    fi
+    # A scenario may carry a module file for insmod to try (a denied module, by path).
+    if [[ ${DRVFILTER_TEST_INSMOD-} ]]; then
+        inst_simple "$DRVFILTER_TEST_INSMOD" /usr/lib/drvfiltertest/denied.ko
     fi
     # shellcheck disable=SC2154 # moddir is set by dracut
     inst_hook pre-mount 99 "$moddir/report.sh"

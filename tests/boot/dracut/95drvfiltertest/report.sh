@@ -4,6 +4,20 @@
 exec >/dev/console 2>&1
 # Report once coldplug is over: systemd's pre-mount does not wait for it.
 udevadm settle --timeout=60 || true
+echo "DRVFILTER-CMDLINE: $(cat /proc/cmdline)"
+# A recording boot (drvfiltertest.record): drvfilterctl record, written as a
+# cpio archive to the disk whose serial is drvfilter-record.
+case " $(cat /proc/cmdline) " in
+*" drvfiltertest.record "*)
+    disk=
+    for b in /sys/block/vd*; do
+        [ "$(cat "$b/serial" 2>/dev/null)" = drvfilter-record ] && disk=/dev/${b##*/}
+    done
+    /usr/sbin/drvfilterctl record /run/drvfilter-record
+    echo "DRVFILTER-RECORD: status=$? disk=${disk:-none}"
+    [ -n "$disk" ] && (cd /run && find drvfilter-record | cpio -o -H newc >"$disk") && sync
+    ;;
+esac
 echo "DRVFILTER-STATUS-BEGIN"
 /usr/sbin/drvfilterctl status
 echo "DRVFILTER-STATUS-END status=$?"
@@ -22,6 +36,16 @@ done
 for f in allow deny locked; do
     [ -e "/sys/kernel/driver_filter/$f" ] && echo "DRVFILTER-FILTER: $f=$(cat "/sys/kernel/driver_filter/$f")"
 done
+for d in /sys/bus/*/drivers/*; do
+    [ -d "$d" ] || continue
+    b=${d%/drivers/*}
+    echo "DRVFILTER-DRIVER: ${b##*/}:${d##*/}"
+done
+# Last, as it may load a module: insmod of the scenario's module file, by path.
+if [ -e /usr/lib/drvfiltertest/denied.ko ]; then
+    out=$(insmod /usr/lib/drvfiltertest/denied.ko 2>&1)
+    echo "DRVFILTER-INSMOD: status=$? $out"
+fi
 echo "DRVFILTER-KMSG-BEGIN"
 dmesg | grep -e 'drvfilter:' -e 'driver_filter:'
 echo "DRVFILTER-KMSG-END"

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel command lines as the kernel splits them (kernel/params.c's
+ * next_arg(): blanks inside double quotes do not split, a quote around the
+ * whole parameter or around its value goes, "--" hands the rest to init):
+ * the boot options a line carries, for status, and the rest of a target's
+ * line, which drvfilter's options must share 2047 bytes with, for cmdline.
+ */
+#include <errno.h>
+
+#include "drvfilter-private.h"
+#include "strbuf.h"
+#include "strv.h"
+
+/* The parameters drvfilter sets, and the ones a recording boot adds (drvfilterctl(8)). */
+static const char *const own_params[] = {
+	"initcall_blacklist",
+	"module_blacklist",
+	"filter_allow_drivers",
+	"filter_deny_drivers",
+	"drvfilter",
+	"initcall_debug",
+	"dyndbg",
+	"log_buf_len",
+};
+
+static bool cmdline_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+struct param {
+	const char *raw; /* the parameter as written */
+	size_t rawlen;
+	char *name; /* without quotes */
+	char *value; /* without quotes; NULL when there is no '=' */
+	bool init; /* after "--": init's, not the kernel's */
+};
+
+/* The next parameter of *@s: 1, 0 at the end, -ENOMEM. */
+static int next_param(const char **s, bool *after_dashes, struct param *p)
+{
+	const char *a = *s, *start;
+	bool in_quote = false;
+	size_t i, eq = 0;
+	char *copy;
+
+	while (cmdline_space(*a))
+		a++;
+	if (!*a)
+		return 0;
+	start = a;
+	if (*a == '"') {
+		a++;
+		in_quote = true;
+	}
+	for (i = 0; a[i] && (in_quote || !cmdline_space(a[i])); i++) {
+		if (!eq && a[i] == '=')
+			eq = i + 1;
+		if (a[i] == '"')
+			in_quote = !in_quote;
+	}
+	*p = (struct param){ .raw = start,
+			     .rawlen = (size_t)(a + i - start),
+			     .init = *after_dashes };
+	copy = strndup(a, i);
+	if (!copy)
+		return -ENOMEM;
+	/* A closing quote of the whole parameter or of its value is dropped. */
+	if (i && copy[i - 1] == '"' && (start != a || (eq && copy[eq] == '"')))
+		copy[i - 1] = '\0';
+	if (eq) {
+		copy[eq - 1] = '\0';
+		p->value = strdup(copy + eq + (copy[eq] == '"'));
+	}
+	p->name = copy;
+	if (eq && !p->value) {
+		free(copy);
+		return -ENOMEM;
+	}
+	if (!*after_dashes && streq(copy, "--") && !eq)
+		*after_dashes = true;
+	*s = a + i;
+	return 1;
+}
+
+static void param_release(struct param *p)
+{
+	free(p->name);
+	free(p->value);
+}
+
+static bool own_param(const struct param *p)
+{
+	if (p->init)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(own_params); i++)
+		if (streq(p->name, own_params[i]))
+			return true;
+	return false;
+}
+
+/* Append the comma-separated names of @value that are fit for a command line. */
+static int push_list(struct strv *l, const char *value)
+{
+	_cleanup_free_ char *copy = strdup(value ? value : "");
+	char *save = NULL;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *n = strtok_r(copy, ",", &save); n && r >= 0; n = strtok_r(NULL, ",", &save))
+		if (df_cmdline_name_ok(n))
+			r = strv_push_unique(l, n);
+	return r;
+}
+
+int df_cmdline_opts_parse(const char *cmdline, struct df_cmdline_opts *o)
+{
+	struct strv ic = STRV_INIT, mods = STRV_INIT;
+	bool dashes = false;
+	struct param p;
+	int r;
+
+	*o = (struct df_cmdline_opts){ .len = strlen(cmdline) };
+	while ((r = next_param(&cmdline, &dashes, &p)) > 0) {
+		if (p.init) {
+			param_release(&p);
+			continue;
+		}
+		if (streq(p.name, "initcall_blacklist")) {
+			r = push_list(&ic, p.value);
+		} else if (streq(p.name, "module_blacklist")) {
+			/* A core parameter: the last one is the one the kernel keeps. */
+			strv_release(&mods);
+			r = push_list(&mods, p.value);
+		} else if (streq(p.name, "filter_allow_drivers") && p.value) {
+			free(o->filter_allow);
+			o->filter_allow = TAKE_PTR(p.value);
+		} else if (streq(p.name, "filter_deny_drivers") && p.value) {
+			free(o->filter_deny);
+			o->filter_deny = TAKE_PTR(p.value);
+		}
+		param_release(&p);
+		if (r < 0)
+			break;
+	}
+	o->initcalls = strv_steal(&ic, &o->ninitcalls);
+	o->modules = strv_steal(&mods, &o->nmodules);
+	if (r < 0)
+		df_cmdline_opts_release(o);
+	return r;
+}
+
+int df_cmdline_opts_read(struct df_ctx *ctx, struct df_cmdline_opts *o)
+{
+	char buf[4096];
+	ssize_t n = df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf));
+
+	*o = (struct df_cmdline_opts){ 0 };
+	if (n < 0)
+		return (int)n;
+	return df_cmdline_opts_parse(buf, o);
+}
+
+void df_cmdline_opts_release(struct df_cmdline_opts *o)
+{
+	strv_free_array(o->initcalls, o->ninitcalls);
+	strv_free_array(o->modules, o->nmodules);
+	free(o->filter_allow);
+	free(o->filter_deny);
+	*o = (struct df_cmdline_opts){ 0 };
+}
+
+bool df_cmdline_opts_has(char **list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (streq(list[i], name))
+			return true;
+	return false;
+}
+
+int df_cmdline_rest(struct df_ctx *ctx, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	const char *s = buf;
+	bool dashes = false;
+	struct param p;
+	ssize_t n;
+	int r;
+
+	n = df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf));
+	if (n < 0)
+		buf[0] = '\0';
+	while ((r = next_param(&s, &dashes, &p)) > 0) {
+		if (!own_param(&p)) {
+			r = sb.len ? strbuf_appendc(&sb, ' ') : 0;
+			if (r >= 0)
+				r = strbuf_appendn(&sb, p.raw, p.rawlen);
+		}
+		param_release(&p);
+		if (r < 0)
+			break;
+	}
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*ret = strbuf_steal(&sb);
+	return *ret ? 0 : -ENOMEM;
+}

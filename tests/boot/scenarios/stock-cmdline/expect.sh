@@ -1,0 +1,27 @@
+# shellcheck shell=sh
+# Debian's stock kernel, the shipped policy, and the boot options that
+# `drvfilterctl cmdline` computes for this kernel from a recording of it
+# (record-kernel.sh): the denied built-ins never register, the kernel refuses
+# a denied module even by insmod, and the serial console and virtio work.
+expect "the boot options are on the command line" console_has '^DRVFILTER-CMDLINE: .*initcall_blacklist=[a-z0-9_,]*i8042_init.* module_blacklist=[a-z0-9_,]*e1000'
+expect "i8042's platform driver never registered" not_registered platform:i8042
+expect "nor its pnp keyboard driver" not_registered 'pnp:i8042 kbd'
+expect "nor its pnp aux driver" not_registered 'pnp:i8042 aux'
+expect "rtc_cmos never registered on pnp" not_registered pnp:rtc_cmos
+expect "nor on platform" not_registered platform:rtc_cmos
+expect "8250_pci's serial driver never registered" not_registered pci:serial
+expect "no driver the options keep from running registered" none_registered_of_options
+expect "insmod of the denied e1000.ko is refused" console_has '^DRVFILTER-INSMOD: status=1 .*Operation not permitted'
+expect "by the kernel's module_blacklist" console_has 'Module e1000 is blacklisted'
+expect "the serial console's pnp driver drives its port" json_has '"bus":"pnp","name":"serial",[^}]*"devices":\["00:'
+expect "serial8250 drives the legacy port" json_has '"bus":"platform","name":"serial8250",[^}]*"devices":\["serial8250"\]'
+expect "virtio-blk is driven" pci_driver 1af4:1001 virtio-pci
+expect "virtio-net is driven" pci_driver 1af4:1000 virtio-pci
+expect "the virtio disk exists" console_has 'virtio_blk virtio[0-9]: \[vda\]'
+expect "virtio_net drives its device" json_has '"bus":"virtio","name":"virtio_net",[^}]*"devices":\["virtio[0-9]"\]'
+expect "status --json: the skipped init calls are named" json_has '{"function":"i8042_init","module":"i8042"}'
+expect "status --json: the refused modules are named" json_has '"module_blacklist":\[[^]]*"e1000"'
+expect "status --json: nothing is missing" json_has '"missing":\[\]'
+expect "status --json: no violation" json_has '"violations":\[\]'
+expect "status --json: no drift" json_has '"drift":null'
+expect "status exits 0" console_has '^DRVFILTER-STATUS-END status=0'

@@ -1,0 +1,13 @@
+# shellcheck shell=sh
+# The stock-cmdline boot without the boot options: today's best effort. The
+# built-in i8042 binds the PS/2 ports before user space runs and cannot be
+# unbound, insmod loads a denied module, and status names the missing options.
+expect "no boot options on the command line" not_console_has '^DRVFILTER-CMDLINE: .*initcall_blacklist='
+expect "i8042's pnp keyboard driver registered" registered 'pnp:i8042 kbd'
+expect "status --json: i8042 kbd is a violation" json_has '"violations":\[[^]]*"driver":"i8042 kbd"'
+expect "status --json: and i8042 aux" json_has '"violations":\[[^]]*"driver":"i8042 aux"'
+expect "status --json: two violations" json_has '"counts":{[^}]*"violations":2'
+expect "status --json: the missing options are drift" json_has '"drift":"the kernel command line lacks boot options computed for this system'
+expect "status --json: module_blacklist=e1000 is missing" json_has '"missing":\[[^]]*"module_blacklist=e1000"'
+expect "status exits 3" console_has '^DRVFILTER-STATUS-END status=3'
+expect "insmod loads the denied e1000.ko" console_has '^DRVFILTER-INSMOD: status=0'
