@@ -30,6 +30,14 @@ extern bool arg_prometheus;
 extern bool arg_dry_run;
 extern bool arg_permanent;
 extern long arg_events;
+extern const char *arg_event_log;
+extern const char *arg_pcrs;
+extern const char *arg_base_pcrs;
+extern const char *arg_rtmr;
+extern const char *arg_base_rtmr;
+extern const char *arg_expect_policy;
+extern const char *arg_expect_mode;
+extern bool arg_expect_locked;
 extern struct df_ctx *ctl_ctx;
 
 /* Print a usage error and "Try ..."; returns EXIT_USAGE. */
@@ -64,5 +72,6 @@ int verb_watch(int argc, char **argv);
 int verb_allow(int argc, char **argv);
 int verb_deny(int argc, char **argv);
 int verb_list_changes(int argc, char **argv);
+int verb_verify(int argc, char **argv);
 
 #endif

@@ -55,7 +55,7 @@ expect() { # LINE EXPECTED (the sorted completions, blank-separated)
     fi
 }
 
-expect "drvfilterctl " "allow apply check cmdline deny edit explain generate list-changes status watch"
+expect "drvfilterctl " "allow apply check cmdline deny edit explain generate list-changes status verify watch"
 expect "drvfilterctl st" "status"
 expect "drvfilterctl --js" "--json"
 expect "drvfilterctl --json=s" "short"
@@ -66,7 +66,10 @@ expect "drvfilterctl --sysroot $tmp/root explain pnp:i" 'i8042\ kbd'
 expect "drvfilterctl --sysroot $tmp/root explain vi" "virtio:virtio_blk virtio:virtio_net"
 expect "drvfilterctl --sysroot $tmp/root allow pci:e" "e1000"
 expect "drvfilterctl l" "list-changes"
-expect "drvfilterctl status --" "--dry-run --events --format --help --json --permanent --policy --sysroot --version"
+expect "drvfilterctl status --" "--base-pcrs --base-rtmr --dry-run --event-log --events --expect-locked --expect-mode --expect-policy --format --help --json --pcrs --permanent --policy --rtmr --sysroot --version"
+expect "drvfilterctl v" "verify"
+expect "drvfilterctl verify --expect-mode f" "fallback"
+expect "drvfilterctl verify --expect-mode kernel --expect-l" "--expect-locked"
 expect "drvfilter-apply --u" "--udev"
 expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --timeout --udev --verbose --version"
 exit $fail
