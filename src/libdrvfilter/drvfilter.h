@@ -534,6 +534,8 @@ char *df_event_text(const struct df_report *rep);
  */
 int df_measure(struct df_ctx *ctx, const struct df_policy *p, struct df_report *rep);
 const char *df_measured_name(enum df_measured m);
+/* pnp:tpm_tis, platform:tpm_tis, acpi:tpm_crb, platform:tpm_crb: what measuring needs. */
+bool df_is_tpm_driver(const char *bus, const char *driver);
 /* "no", "auto" or "pcr:N" into @buf. */
 const char *df_measure_setting_name(enum df_measure m, unsigned pcr, char buf[16]);
 

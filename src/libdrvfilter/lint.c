@@ -47,24 +47,42 @@ static const char *const tpm_drivers[][2] = {
 	{ "platform", "tpm_crb" },
 };
 
+bool df_is_tpm_driver(const char *bus, const char *driver)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tpm_drivers); i++)
+		if (streq(bus, tpm_drivers[i][0]) && streq(driver, tpm_drivers[i][1]))
+			return true;
+	return false;
+}
+
 /*
  * Measuring needs the TPM's driver: apply detaches a denied driver's
  * devices before it measures, and then there is no TPM left to extend.
  */
-static int lint_measure(const struct df_policy *p, struct df_diags *diags)
+static bool denies_every_tpm_driver(const struct df_policy *p)
 {
-	char setting[16];
-
-	/* Said in the file: the policy means to measure. (Left out, check_system() looks.) */
-	if (p->measure == DF_MEASURE_NO || !p->measure_line)
-		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(tpm_drivers); i++) {
 		struct df_verdict v;
 
 		df_policy_decide(p, tpm_drivers[i][0], tpm_drivers[i][1], &v);
 		if (v.allowed)
-			return 0;
+			return false;
 	}
+	return true;
+}
+
+/* Said in the file: the policy means to measure. (Left out, check_system() looks.) */
+static bool measure_set(const struct df_policy *p)
+{
+	return p->measure != DF_MEASURE_NO && p->measure_line;
+}
+
+static int lint_measure(const struct df_policy *p, struct df_diags *diags)
+{
+	char setting[16];
+
+	if (!measure_set(p) || !denies_every_tpm_driver(p))
+		return 0;
 	return df_diags_add(diags, DF_WARNING, p->measure_line,
 			    "measure = %s, but the policy denies every TPM driver (pnp:tpm_tis, "
 			    "platform:tpm_tis, acpi:tpm_crb, platform:tpm_crb): apply would detach "
@@ -122,7 +140,8 @@ static int check_tpm_driver(struct df_ctx *ctx, const struct df_policy *p, struc
 	char driver[DF_NAME_MAX + 1], bus[DF_NAME_MAX + 1], setting[16];
 	struct df_verdict v;
 
-	if (p->measure == DF_MEASURE_NO || fd < 0)
+	/* Said already, machine or not (lint_measure()). */
+	if (p->measure == DF_MEASURE_NO || fd < 0 || (measure_set(p) && denies_every_tpm_driver(p)))
 		return 0;
 	if (df_readlink_name_at(fd, "driver", driver, sizeof(driver)) < 0 ||
 	    df_readlink_name_at(fd, "subsystem", bus, sizeof(bus)) < 0)

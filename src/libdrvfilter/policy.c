@@ -406,7 +406,8 @@ static int measure_pcr(const char *val, unsigned *pcr, const char **why)
 	char *end;
 	unsigned long n;
 
-	if (strncmp(val, "pcr:", 4) != 0 || val[4] < '0' || val[4] > '9')
+	if (strncmp(val, "pcr:", 4) != 0 || val[4] < '0' || val[4] > '9' ||
+	    (val[4] == '0' && val[5]))
 		return -ENOENT;
 	errno = 0;
 	n = strtoul(val + 4, &end, 10);

@@ -299,24 +299,21 @@ END_TEST
 
 START_TEST(test_evlog_malformed)
 {
-	static const char
-		*const
-			bad
-				[] = {
-					"{\"pcr\":8}\n", /* no record separator */
-					"\x1e{\"pcr\":8,\"digests\":[]}\n", /* no digest */
-					"\x1e{\"digests\":[{\"hashAlg\":\"sha256\",\"digest\":"
-					"\"00\"}]}\n", /* no register */
-					"\x1e{\"pcr\":8,\"rtmr\":2,\"digests\":[{\"hashAlg\":"
-					"\"sha1\",\"digest\":\"00\"}]}\n",
-					"\x1e{\"pcr\":24,\"digests\":[{\"hashAlg\":\"sha1\","
-					"\"digest\":\"00\"}]}\n",
-					"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha256\","
-					"\"digest\":\"00\"}]}\n", /* short */
-					"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha256\"}]}\n",
-					"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha1\","
-					"\"digest\":\"00\"}]\n", /* cut */
-				};
+	static const char *const bad[] = {
+		"{\"pcr\":8}\n", /* no record separator */
+		"\x1e{\"pcr\":8,\"digests\":[]}\n", /* no digest */
+		"\x1e{\"digests\":[{\"hashAlg\":\"sha256\",\"digest\":"
+		"\"00\"}]}\n", /* no register */
+		"\x1e{\"pcr\":8,\"rtmr\":2,\"digests\":[{\"hashAlg\":"
+		"\"sha1\",\"digest\":\"00\"}]}\n",
+		"\x1e{\"pcr\":24,\"digests\":[{\"hashAlg\":\"sha1\","
+		"\"digest\":\"00\"}]}\n",
+		"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha256\","
+		"\"digest\":\"00\"}]}\n", /* short */
+		"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha256\"}]}\n",
+		"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha1\","
+		"\"digest\":\"00\"}]\n", /* cut */
+	};
 	struct df_evlog l;
 	char why[128];
 
@@ -327,6 +324,37 @@ START_TEST(test_evlog_malformed)
 	/* Empty is a log with no record. */
 	ck_assert_int_eq(df_evlog_parse("", 0, &l, why, sizeof(why)), 0);
 	ck_assert_uint_eq(l.n, 0);
+}
+END_TEST
+
+START_TEST(test_policy_measure_setting)
+{
+	static const char *const bad[] = { "pcr:7", "pcr:10", "pcr:11", "pcr:16", "pcr:08",
+					   "pcr:",  "pcr",    "yes",	"pcr:8x", "PCR:8" };
+	struct df_policy *p;
+	struct df_diags d;
+	unsigned pcr;
+	char text[128];
+
+	p = tu_load_ok("[allow]\npci = virtio-pci\n");
+	ck_assert_int_eq(df_policy_measure(p, &pcr), DF_MEASURE_AUTO);
+	ck_assert_uint_eq(pcr, 8);
+	df_policy_free(p);
+	p = tu_load_ok("[filter]\nmeasure = no\n[allow]\npci = virtio-pci\n");
+	ck_assert_int_eq(df_policy_measure(p, NULL), DF_MEASURE_NO);
+	df_policy_free(p);
+	p = tu_load_ok("[filter]\nmeasure = pcr:15\n[allow]\npci = virtio-pci\n");
+	ck_assert_int_eq(df_policy_measure(p, &pcr), DF_MEASURE_PCR);
+	ck_assert_uint_eq(pcr, 15);
+	df_policy_free(p);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "[filter]\nmeasure = %s\n[allow]\npci = virtio-pci\n",
+			 bad[i]);
+		p = NULL;
+		ck_assert_msg(tu_load_text(text, &d, &p) == -EINVAL, "accepted: %s", bad[i]);
+		ck_assert_uint_eq(d.errors, 1);
+		df_diags_release(&d);
+	}
 }
 END_TEST
 
@@ -343,6 +371,7 @@ int main(void)
 	tcase_add_test(tc, test_evlog_replay);
 	tcase_add_test(tc, test_evlog_rtmr);
 	tcase_add_test(tc, test_evlog_malformed);
+	tcase_add_test(tc, test_policy_measure_setting);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
