@@ -8,7 +8,9 @@
 # console. Devices default to virtio-blk, virtio-net, e1000 and xHCI. Extra
 # kernel arguments come from $GUEST_APPEND; $DRACUT_MODULES picks the initrd's
 # flavour (default "base", the classic one; "systemd-initrd dracut-systemd" for
-# systemd's).
+# systemd's). With $GUEST_SWTPM set, the guest gets a TPM 2.0: Debian's swtpm
+# behind QEMU's tpm-tis, its state in OUT/swtpm. $GUEST_QEMU: more QEMU
+# arguments, after the devices.
 set -eu
 stage=$(cd "$1" && pwd)
 kdir=$2
@@ -38,10 +40,22 @@ truncate -s 1M "$tmp/disk.img"
 	-drive "file=$tmp/disk.img,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0 \
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0 \
 	-netdev user,id=n1 -device e1000,netdev=n1 -device qemu-xhci
+if [ -n "${GUEST_SWTPM:-}" ]; then
+	mkdir -p "$out/swtpm"
+	# --terminate: it ends when QEMU closes the connection.
+	swtpm socket --tpm2 --tpmstate "dir=$out/swtpm" --ctrl "type=unixio,path=$tmp/swtpm.sock" \
+		--terminate --daemon --pid "file=$tmp/swtpm.pid" --log "file=$out/swtpm.log"
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -S "$tmp/swtpm.sock" ] && break; sleep 0.2; done
+	set -- "$@" -chardev "socket,id=chrtpm,path=$tmp/swtpm.sock" \
+		-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0
+fi
+# shellcheck disable=SC2086 # one word per argument is intended
+[ -z "${GUEST_QEMU:-}" ] || set -- "$@" $GUEST_QEMU
 start=$(date +%s)
 timeout 300 qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
 	-serial "file:$out/console.raw" \
 	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$out/initrd.img" \
 	-append "console=ttyS0 panic=1 rd.shell=0 root=/dev/vda rd.timeout=60 ${GUEST_APPEND:-}" "$@" || true
+[ -e "$tmp/swtpm.pid" ] && { kill "$(cat "$tmp/swtpm.pid")" 2>/dev/null || true; }
 sed -e 's/\r$//' "$out/console.raw" >"$out/console"
 echo "guest ran $(($(date +%s) - start)) s" >&2
