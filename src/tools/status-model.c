@@ -103,11 +103,10 @@ static void find_drift(struct status *s)
 			"kernel did not take it; journalctl -k -g drvfilter says why)";
 	else if (s->state.measure_failed) {
 		snprintf(s->drift_buf, sizeof(s->drift_buf),
-			 "the policy was not measured though the %s is there (%s): no verifier can "
-			 "trust this boot",
-			 s->state.measured_pcr < 0 ? "TPM or RTMR" : "RTMR",
+			 "the policy was not measured as it must be (%s): no verifier can trust "
+			 "this boot",
 			 s->state.measure_error ? s->state.measure_error
-						: "see journalctl -k -g drvfilter");
+						: "journalctl -k -g drvfilter says why");
 		s->drift = s->drift_buf;
 	} else if (!streq(s->state.policy_sha256, sha)) {
 		snprintf(s->drift_buf, sizeof(s->drift_buf),
