@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "macro.h"
@@ -175,6 +176,22 @@ struct df_rule {
 	const char *device; /* [allow] DRIVER@ID: the devices it may take; NULL: any */
 };
 
+/* [filter] measure: where apply extends its event (see drvfilter-apply(8)). */
+enum df_measure {
+	DF_MEASURE_NO,
+	DF_MEASURE_AUTO, /* the TPM and the TDX RTMR when there are, PCR DF_MEASURE_PCR_DEFAULT */
+	DF_MEASURE_PCR, /* pcr:N: a TPM must be there */
+};
+
+/*
+ * PCR 8: in the operating system's range (8-15, which the UEFI CC mapping
+ * puts on TDX RTMR 2), not one systemd-pcrlock predicts (11-15) or IMA's
+ * (10); only GRUB writes to it ("commands and kernel command line", the
+ * UAPI group's Linux TPM PCR Registry), so on a UKI or direct kernel boot
+ * it holds drvfilter's events alone. See drvfilter.conf(5).
+ */
+#define DF_MEASURE_PCR_DEFAULT 8
+
 struct df_verdict {
 	bool allowed;
 	const struct df_rule *rule; /* never NULL */
@@ -246,6 +263,8 @@ bool df_policy_default_allows(const struct df_policy *p);
 enum df_bound df_policy_bound(const struct df_policy *p);
 enum df_mode df_policy_mode(const struct df_policy *p);
 bool df_policy_lock(const struct df_policy *p);
+/* The measure setting, and in @pcr (may be NULL) the PCR it names or the default. */
+enum df_measure df_policy_measure(const struct df_policy *p, unsigned *pcr);
 
 /*
  * Decide for driver @driver on bus @bus: an [allow] match wins, then a [deny]
@@ -537,6 +556,23 @@ struct df_counts {
 	size_t errors; /* actions that failed, and things that could not be read */
 };
 
+/* Where one register stands after df_measure(). */
+enum df_measured {
+	DF_MEASURED_OFF, /* not asked for: measure = no, a dry run, a udev event */
+	DF_MEASURED_OK, /* extended, and the event log holds the record */
+	DF_MEASURED_ABSENT, /* there is none (measure = auto) */
+	DF_MEASURED_FAILED, /* there is one and it was not extended, or not logged */
+};
+
+struct df_measurement {
+	enum df_measure setting;
+	unsigned pcr;
+	enum df_measured tpm; /* the TPM's PCR */
+	enum df_measured rtmr; /* the TDX RTMR (tsm-mr) */
+	char *event; /* the event extended; NULL when none was */
+	char *error; /* the first failure; NULL when none */
+};
+
 struct df_report {
 	enum df_mode mode; /* DF_MODE_KERNEL or DF_MODE_FALLBACK */
 	bool dry_run;
@@ -549,6 +585,7 @@ struct df_report {
 	long long started_usec; /* CLOCK_REALTIME */
 	long long duration_usec; /* CLOCK_MONOTONIC */
 	struct df_counts counts;
+	struct df_measurement measurement;
 	struct df_action *actions; /* in the order they were done */
 	size_t nactions;
 	size_t capactions;
@@ -626,6 +663,82 @@ int df_cmdline_override(struct df_ctx *ctx);
 /* The same for the command line @cmdline, which it cuts up in place. */
 int df_cmdline_has_override(char *cmdline);
 
+/* ---- measurement: the event apply extends, and its log ---- */
+
+/* The event's first word: its grammar's name and version (drvfilter-apply(8)). */
+#define DF_EVENT_VERSION "drvfilter-apply/1"
+/* systemd's log of userspace measurements (JSON-SEQ), which apply appends to. */
+#define DF_EVENT_LOG_PATH "/run/log/systemd/tpm2-measure.log"
+#define DF_TPM_PATH "/dev/tpmrm0"
+/* The UEFI CC mapping puts PCR 8-15 on RTMR 2; Linux 6.16's tsm-mr extends it here. */
+#define DF_RTMR_INDEX 2
+#define DF_RTMR_PATH "/sys/devices/virtual/misc/tdx_guest/measurements/rtmr2:sha384"
+/* How long the TPM and the log's lock are waited for (the watchdog covers the whole run). */
+#define DF_MEASURE_WAIT_USEC (10LL * 1000 * 1000)
+
+/*
+ * The canonical event of @rep: "drvfilter-apply/1 policy=SHA256 mode=MODE
+ * fail-closed=yes|no override=yes|no locked=yes|no drivers=N ... errors=N"
+ * (drvfilter-apply(8) has the grammar). A new string, NULL without memory.
+ */
+char *df_event_text(const struct df_report *rep);
+/*
+ * After an apply: extend the event of @rep into the TPM's PCR (every bank)
+ * and the TDX RTMR, as @p's measure setting says, and append a record for
+ * each to the event log, with systemd's record shape and lock. The outcome
+ * goes into rep->measurement; a failure is logged at LOG_CRIT and counted in
+ * rep->counts.errors. Returns 0, or -EIO when something failed.
+ */
+int df_measure(struct df_ctx *ctx, const struct df_policy *p, struct df_report *rep);
+const char *df_measured_name(enum df_measured m);
+/* pnp:tpm_tis, platform:tpm_tis, acpi:tpm_crb, platform:tpm_crb: what measuring needs. */
+bool df_is_tpm_driver(const char *bus, const char *driver);
+/* "no", "auto" or "pcr:N" into @buf. */
+const char *df_measure_setting_name(enum df_measure m, unsigned pcr, char buf[16]);
+
+/* ---- verification: the event log read back and replayed (drvfilterctl verify) ---- */
+
+/* One record of the log, as far as verify reads it. */
+struct df_evlog_record {
+	int pcr; /* -1: not a PCR's */
+	int rtmr; /* -1: not an RTMR's */
+	bool has_sha256, has_sha384;
+	uint8_t sha256[32];
+	uint8_t sha384[48];
+	char *string; /* content.string, or NULL */
+};
+
+struct df_evlog {
+	struct df_evlog_record *v;
+	size_t n;
+};
+
+#define DF_EVLOG_RECORDS_MAX 100000
+/*
+ * Read a JSON-SEQ log of @len bytes: 0, -EBADMSG with the reason (and the
+ * record) in @why, -E2BIG, -ENOMEM.
+ */
+int df_evlog_parse(const char *buf, size_t len, struct df_evlog *ret, char *why, size_t whysize);
+void df_evlog_release(struct df_evlog *log);
+/* Extend @value as the TPM does: value = H(value || digest). */
+void df_replay_sha256(uint8_t value[32], const uint8_t digest[32]);
+void df_replay_sha384(uint8_t value[48], const uint8_t digest[48]);
+/* The record's digest for its register is the hash of its text (else it does not describe it). */
+bool df_evlog_digest_matches(const struct df_evlog_record *rec);
+/* @n bytes from 2 * @n hex digits: 0 or -EINVAL. */
+int df_unhex(const char *s, uint8_t *out, size_t n);
+
+/* A drvfilter event, parsed by its grammar. */
+struct df_event {
+	char policy[65]; /* "" for a fail-closed one ("none") */
+	char mode[16]; /* kernel, fallback or audit */
+	bool fail_closed, override, locked;
+	long long drivers, allowed, denied, unbound, kept, blacklisted, errors;
+};
+
+/* 0, or -EINVAL when @text is not a DF_EVENT_VERSION event. */
+int df_event_parse(const char *text, struct df_event *ev);
+
 /* ---- state: /run/drvfilter/state.json ---- */
 
 #define DF_STATE_VERSION 1
@@ -644,6 +757,10 @@ struct df_state {
 	long long applied_usec;
 	long long duration_usec;
 	long long errors;
+	bool measure_failed; /* a TPM or RTMR was there and was not extended, or not logged */
+	char *measure_error; /* why, or NULL */
+	long long measured_pcr; /* the PCR measured, -1 when none */
+	bool measured_rtmr;
 };
 
 /* The report as JSON (the state file's format). */

@@ -44,6 +44,8 @@ int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bu
  */
 _printf_(4, 5) void df_problem(struct df_run *run, const char *bus, const char *driver,
 			       const char *fmt, ...);
+/* The same at LOG_CRIT: a failure that leaves the run's evidence wrong (a measurement). */
+_printf_(2, 3) void df_critical(struct df_run *run, const char *fmt, ...);
 /* The same at LOG_WARNING, as action=warning with message=..., not counted. */
 _printf_(4, 5) void df_warning(struct df_run *run, const char *bus, const char *driver,
 			       const char *fmt, ...);

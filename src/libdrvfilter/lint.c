@@ -73,12 +73,63 @@ static int lint_devrules(const struct df_policy *p, struct df_diags *diags)
 	return 0;
 }
 
+/* The TPM's drivers on the buses they register on (ACPI/PNP firmware, or a platform device). */
+static const char *const tpm_drivers[][2] = {
+	{ "pnp", "tpm_tis" },
+	{ "platform", "tpm_tis" },
+	{ "acpi", "tpm_crb" },
+	{ "platform", "tpm_crb" },
+};
+
+bool df_is_tpm_driver(const char *bus, const char *driver)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tpm_drivers); i++)
+		if (streq(bus, tpm_drivers[i][0]) && streq(driver, tpm_drivers[i][1]))
+			return true;
+	return false;
+}
+
+/*
+ * Measuring needs the TPM's driver: apply detaches a denied driver's
+ * devices before it measures, and then there is no TPM left to extend.
+ */
+static bool denies_every_tpm_driver(const struct df_policy *p)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tpm_drivers); i++) {
+		struct df_verdict v;
+
+		df_policy_decide(p, tpm_drivers[i][0], tpm_drivers[i][1], &v);
+		if (v.allowed)
+			return false;
+	}
+	return true;
+}
+
+/* Said in the file: the policy means to measure. (Left out, check_system() looks.) */
+static bool measure_set(const struct df_policy *p)
+{
+	return p->measure != DF_MEASURE_NO && p->measure_line;
+}
+
+static int lint_measure(const struct df_policy *p, struct df_diags *diags)
+{
+	char setting[16];
+
+	if (!measure_set(p) || !denies_every_tpm_driver(p))
+		return 0;
+	return df_diags_add(diags, DF_WARNING, p->measure_line,
+			    "measure = %s, but the policy denies every TPM driver (pnp:tpm_tis, "
+			    "platform:tpm_tis, acpi:tpm_crb, platform:tpm_crb): apply would detach "
+			    "the TPM before it measures; allow the one this guest uses",
+			    df_measure_setting_name(p->measure, p->measure_pcr, setting));
+}
+
 int df_policy_lint(const struct df_policy *p, struct df_diags *diags)
 {
-	int ret = lint_devrules(p, diags);
+	int r = lint_devrules(p, diags);
 
-	if (ret < 0)
-		return ret;
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < p->nentries; i++) {
 		const struct df_entry *e = &p->entries[i];
 
@@ -87,7 +138,6 @@ int df_policy_lint(const struct df_policy *p, struct df_diags *diags)
 		for (size_t j = 0; j < e->nrules; j++) {
 			const struct df_rule *d = &e->rules[j], *a = covering_allow(p, e, d);
 			char at[PATH_MAX + 16];
-			int r;
 
 			if (!a)
 				continue;
@@ -110,7 +160,36 @@ int df_policy_lint(const struct df_policy *p, struct df_diags *diags)
 				return r;
 		}
 	}
-	return df_diags_set_file(diags, NULL);
+	r = df_diags_set_file(diags, p->measure_file);
+	if (r >= 0)
+		r = lint_measure(p, diags);
+	return r < 0 ? r : df_diags_set_file(diags, NULL);
+}
+
+/*
+ * This machine's TPM, if it has one: its driver must stay allowed, or the
+ * measurement (measure = auto, the default, too) finds no TPM after apply.
+ */
+static int check_tpm_driver(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags)
+{
+	_cleanup_close_ int fd = df_open_dir(ctx, "/sys/class/tpm/tpm0/device");
+	char driver[DF_NAME_MAX + 1], bus[DF_NAME_MAX + 1], setting[16];
+	struct df_verdict v;
+
+	/* Said already, machine or not (lint_measure()). */
+	if (p->measure == DF_MEASURE_NO || fd < 0 || (measure_set(p) && denies_every_tpm_driver(p)))
+		return 0;
+	if (df_readlink_name_at(fd, "driver", driver, sizeof(driver)) < 0 ||
+	    df_readlink_name_at(fd, "subsystem", bus, sizeof(bus)) < 0)
+		return 0;
+	df_policy_decide(p, bus, driver, &v);
+	if (v.allowed)
+		return 0;
+	return df_diags_add(diags, DF_WARNING, p->measure_line,
+			    "measure = %s, but the policy denies %s:%s, the driver of this "
+			    "machine's TPM: apply would detach the TPM before it measures",
+			    df_measure_setting_name(p->measure, p->measure_pcr, setting), bus,
+			    driver);
 }
 
 int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags)
@@ -124,7 +203,7 @@ int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct
 	if (dfd < 0) {
 		/* No sysfs (a chroot building an image): nothing to compare with. */
 		df_dbg(ctx, "cannot open '%s': %m; bus names not checked", path);
-		return 0;
+		return check_tpm_driver(ctx, p, diags);
 	}
 	for (size_t i = 0; i < p->nentries; i++) {
 		const struct df_entry *e = &p->entries[i];
@@ -138,5 +217,5 @@ int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct
 			return r;
 	}
 	df_diags_sort(diags);
-	return 0;
+	return check_tpm_driver(ctx, p, diags);
 }

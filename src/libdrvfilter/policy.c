@@ -380,6 +380,8 @@ static const char *const default_words[] = { "allow", "deny" };
 static const char *const bound_words[] = { "unbind", "keep" };
 static const char *const mode_words[] = { "auto", "kernel", "fallback", "audit" };
 static const char *const lock_words[] = { "no", "yes", "false", "true", "off", "on", "0", "1" };
+/* And pcr:N, read apart (measure_pcr()). */
+static const char *const measure_words[] = { "no", "auto" };
 
 static const struct filter_setting {
 	const char *key;
@@ -391,7 +393,40 @@ static const struct filter_setting {
 	{ "bound", bound_words, ARRAY_SIZE(bound_words), "unbind or keep" },
 	{ "mode", mode_words, ARRAY_SIZE(mode_words), "auto, kernel, fallback or audit" },
 	{ "lock", lock_words, ARRAY_SIZE(lock_words), "yes or no" },
+	{ "measure", measure_words, ARRAY_SIZE(measure_words), "no, auto or pcr:N" },
 };
+
+/*
+ * measure = pcr:N: the PCRs an event may go to. 0-7 are the firmware's, 10
+ * is IMA's, 11 is systemd-stub's and systemd-pcrphase's (systemd-pcrlock
+ * predicts it), and 16-23 can be reset or need a locality above 0.
+ */
+static int measure_pcr(const char *val, unsigned *pcr, const char **why)
+{
+	char *end;
+	unsigned long n;
+
+	if (strncmp(val, "pcr:", 4) != 0 || val[4] < '0' || val[4] > '9' ||
+	    (val[4] == '0' && val[5]))
+		return -ENOENT;
+	errno = 0;
+	n = strtoul(val + 4, &end, 10);
+	if (errno || *end || end - (val + 4) > 2)
+		return -ENOENT;
+	if (n < 8 || n > 15)
+		*why = "the operating system's PCRs are 8 to 15 (0-7 are the firmware's, 16-23 can "
+		       "be reset)";
+	else if (n == 10)
+		*why = "PCR 10 is IMA's";
+	else if (n == 11)
+		*why = "PCR 11 is systemd-stub's and systemd-pcrphase's, and systemd-pcrlock "
+		       "predicts it";
+	else {
+		*pcr = (unsigned)n;
+		return 0;
+	}
+	return -EINVAL;
+}
 
 static void apply_filter_setting(struct df_policy *p, size_t setting, int word, unsigned line)
 {
@@ -407,8 +442,11 @@ static void apply_filter_setting(struct df_policy *p, size_t setting, int word, 
 	case 2:
 		p->mode = (enum df_mode)word;
 		break;
-	default:
+	case 3:
 		p->lock = word % 2 == 1; /* lock_words alternates no, yes */
+		break;
+	default:
+		p->measure = word == 0 ? DF_MEASURE_NO : DF_MEASURE_AUTO;
 		break;
 	}
 }
@@ -445,11 +483,32 @@ static int load_filter_key(struct df_policy *p, struct filter_where *where, cons
 				"made in one file of the policy only",
 				f->key, where[i].file, where[i].line);
 		word = index_of(val, f->words, f->nwords);
+		if (streq(f->key, "measure") && word < 0) {
+			const char *why = NULL;
+			unsigned pcr = 0;
+
+			r = measure_pcr(val, &pcr, &why);
+			if (r == 0) {
+				where[i] = (struct filter_where){ file, line };
+				p->measure = DF_MEASURE_PCR;
+				p->measure_pcr = pcr;
+				p->measure_line = line;
+				p->measure_file = file;
+				return 0;
+			}
+			if (r == -EINVAL)
+				return df_diags_add(diags, DF_ERROR, line,
+						    "invalid measure '%s': %s", val, why);
+		}
 		if (word >= 0) {
 			where[i] = (struct filter_where){ file, line };
 			apply_filter_setting(p, i, word, line);
 			if (i == 0)
 				p->default_rule.file = file;
+			if (streq(f->key, "measure")) {
+				p->measure_line = line;
+				p->measure_file = file;
+			}
 			return 0;
 		}
 		r = escaped(&sb, val);
@@ -715,6 +774,8 @@ static struct df_policy *policy_new(const char *path)
 	p->bound = DF_BOUND_UNBIND;
 	p->mode = DF_MODE_AUTO;
 	p->lock = false;
+	p->measure = DF_MEASURE_AUTO;
+	p->measure_pcr = DF_MEASURE_PCR_DEFAULT;
 	return p;
 }
 
@@ -1072,6 +1133,13 @@ enum df_mode df_policy_mode(const struct df_policy *p)
 bool df_policy_lock(const struct df_policy *p)
 {
 	return p->lock;
+}
+
+enum df_measure df_policy_measure(const struct df_policy *p, unsigned *pcr)
+{
+	if (pcr)
+		*pcr = p->measure_pcr;
+	return p->measure;
 }
 
 size_t df_policy_nrules(const struct df_policy *p)

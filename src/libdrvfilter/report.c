@@ -95,6 +95,9 @@ int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **re
 	rep->fail_closed = p->fail_closed;
 	rep->dry_run = dry_run;
 	rep->audit = p->mode == DF_MODE_AUDIT;
+	/* Not measured until df_measure() runs (a dry run, a udev event never is). */
+	rep->measurement.setting = p->measure;
+	rep->measurement.pcr = p->measure_pcr;
 	rep->started_usec = df_now_usec(CLOCK_REALTIME);
 	*ret = rep;
 	return 0;
@@ -111,6 +114,8 @@ struct df_report *df_report_free(struct df_report *rep)
 		free(rep->actions[i].value);
 	}
 	free(rep->actions);
+	free(rep->measurement.event);
+	free(rep->measurement.error);
 	free(rep->policy_path);
 	free(rep->policy_sha256);
 	free(rep);
@@ -252,6 +257,16 @@ void df_problem(struct df_run *run, const char *bus, const char *driver, const c
 	run->rep->counts.errors++;
 	va_start(ap, fmt);
 	log_problem(run, LOG_ERR, "error", bus, driver, fmt, ap);
+	va_end(ap);
+}
+
+void df_critical(struct df_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	run->rep->counts.errors++;
+	va_start(ap, fmt);
+	log_problem(run, LOG_CRIT, "error", NULL, NULL, fmt, ap);
 	va_end(ap);
 }
 

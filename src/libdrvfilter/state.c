@@ -28,6 +28,22 @@ static void write_counts(struct json *j, const struct df_counts *c)
 	json_object_end(j);
 }
 
+static void write_measurement(struct json *j, const struct df_measurement *m)
+{
+	char buf[16];
+
+	json_key(j, "measurement");
+	json_object_begin(j);
+	json_field_string(j, "setting", df_measure_setting_name(m->setting, m->pcr, buf));
+	json_field_int(j, "pcr", m->pcr);
+	json_field_string(j, "tpm", df_measured_name(m->tpm));
+	json_field_int(j, "rtmr", DF_RTMR_INDEX);
+	json_field_string(j, "rtmr_result", df_measured_name(m->rtmr));
+	json_field_string(j, "event", m->event);
+	json_field_string(j, "error", m->error);
+	json_object_end(j);
+}
+
 void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 {
 	struct json j;
@@ -49,6 +65,7 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 	json_field_int(&j, "applied_usec", rep->started_usec);
 	json_field_int(&j, "duration_usec", rep->duration_usec);
 	write_counts(&j, &rep->counts);
+	write_measurement(&j, &rep->measurement);
 	json_key(&j, "actions");
 	json_array_begin(&j);
 	for (size_t i = 0; i < rep->nactions; i++) {
@@ -94,12 +111,12 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_close_ int fd = -1;
 	struct jv root;
-	const struct jv *policy, *counts;
+	const struct jv *policy, *counts, *measurement;
 	size_t off, len = 0;
 	bool ok;
 	int r;
 
-	*st = (struct df_state){ 0 };
+	*st = (struct df_state){ .measured_pcr = -1 };
 	if (!path)
 		return -ENOMEM;
 	/* O_NONBLOCK: a FIFO in its place must not hang status. */
@@ -154,10 +171,25 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	st->errors = jv_get_int(counts, "errors");
 	if (st->applied_usec < 0 || st->duration_usec < 0 || st->errors < 0)
 		goto missing;
+	/* Absent from older state files: nothing was measured then. */
+	measurement = jv_get(&root, "measurement");
+	if (measurement) {
+		const char *tpm = jv_get_string(measurement, "tpm");
+		const char *rtmr = jv_get_string(measurement, "rtmr_result");
+		const char *err = jv_get_string(measurement, "error");
+
+		st->measure_failed =
+			(tpm && streq(tpm, "failed")) || (rtmr && streq(rtmr, "failed"));
+		st->measured_pcr =
+			tpm && streq(tpm, "measured") ? jv_get_int(measurement, "pcr") : -1;
+		st->measured_rtmr = rtmr && streq(rtmr, "measured");
+		if (err && !(st->measure_error = strdup(err)))
+			r = -ENOMEM;
+	}
 	st->policy_path = strdup(jv_get_string(policy, "path"));
 	st->policy_sha256 = strdup(jv_get_string(policy, "sha256"));
 	st->mode = st->mode_kernel ? "kernel" : "fallback";
-	r = st->policy_path && st->policy_sha256 ? 0 : -ENOMEM;
+	r = st->policy_path && st->policy_sha256 && r != -ENOMEM ? 0 : -ENOMEM;
 	goto out;
 missing:
 	snprintf(why, whysize, "fields are missing or of the wrong type");
@@ -172,5 +204,6 @@ void df_state_release(struct df_state *st)
 {
 	free(st->policy_path);
 	free(st->policy_sha256);
+	free(st->measure_error);
 	*st = (struct df_state){ 0 };
 }

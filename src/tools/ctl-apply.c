@@ -43,6 +43,9 @@ int verb_apply(int argc, char **argv)
 		ret = EXIT_ERROR;
 		goto out;
 	}
+	/* A policy applied now is as much evidence as the boot's: measured too. */
+	if (!arg_dry_run && df_measure(ctl_ctx, p, rep) < 0)
+		ret = EXIT_ERROR;
 	if (!arg_dry_run) {
 		int w = df_state_write(ctl_ctx, rep);
 

@@ -195,6 +195,9 @@ static int apply(const struct df_policy *p, enum df_mode *mode)
 	if (r < 0 && r != -EIO)
 		return log_error_errno(r, "nothing could be applied: %m");
 	*mode = rep->mode;
+	/* A verifier must see a runtime change as it sees the boot's policy. */
+	if (df_measure(ctl_ctx, p, rep) < 0)
+		r = -EIO;
 	if (df_state_write(ctl_ctx, rep) < 0)
 		r = log_error_errno(-EIO, "cannot write the state file");
 	return r;

@@ -71,7 +71,12 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 		const struct df_driver *drv = &bus->drivers[i];
 		const char *why;
 
-		if (drv->ndevices == 0)
+		/*
+		 * The TPM's driver stays allowed even with nothing bound now: the
+		 * policy measures (measure = auto), and a TPM that shows up later
+		 * must not be kept from its driver.
+		 */
+		if (drv->ndevices == 0 && !df_is_tpm_driver(bus->name, drv->name))
 			continue;
 		if (df_driver_name_check(drv->name, &why) < 0) {
 			struct strbuf b = STRBUF_INIT, d = STRBUF_INIT;
@@ -97,6 +102,11 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 			if (r >= 0)
 				r = append_note_name(notes, drv->devices[k]);
 		}
+		if (r >= 0 && df_is_tpm_driver(bus->name, drv->name))
+			r = strbuf_append(notes, drv->ndevices
+							 ? " (the TPM: measure = auto needs it)"
+							 : " a TPM's driver, allowed with nothing "
+							   "bound now: measure = auto needs it");
 		if (r >= 0)
 			r = strbuf_append(notes, "\n");
 		/*

@@ -40,6 +40,14 @@ extern bool arg_devices;
 extern long arg_events;
 extern long arg_max_bytes;
 extern enum cmdline_snippet arg_snippet;
+extern const char *arg_event_log;
+extern const char *arg_pcrs;
+extern const char *arg_base_pcrs;
+extern const char *arg_rtmr;
+extern const char *arg_base_rtmr;
+extern const char *arg_expect_policy;
+extern const char *arg_expect_mode;
+extern bool arg_expect_locked;
 extern struct df_ctx *ctl_ctx;
 
 /* Print a usage error and "Try ..."; returns EXIT_USAGE. */
@@ -80,5 +88,6 @@ int verb_allow(int argc, char **argv);
 int verb_deny(int argc, char **argv);
 int verb_list_changes(int argc, char **argv);
 int verb_record(int argc, char **argv);
+int verb_verify(int argc, char **argv);
 
 #endif

@@ -290,6 +290,25 @@ static int apply_udev_event(struct df_ctx *ctx, const struct df_policy *p, struc
 	return df_apply_uevent(ctx, p, &ev, arg_dry_run ? DF_APPLY_DRY_RUN : 0, rep);
 }
 
+/* "pcr:8", "rtmr:2", "pcr:8,rtmr:2", "no" or "failed", for the log's last line. */
+static const char *measured_summary(const struct df_report *rep)
+{
+	static char buf[32];
+	const struct df_measurement *m = &rep->measurement;
+
+	if (m->tpm == DF_MEASURED_FAILED || m->rtmr == DF_MEASURED_FAILED)
+		return "failed";
+	if (m->tpm != DF_MEASURED_OK && m->rtmr != DF_MEASURED_OK)
+		return "no";
+	if (m->tpm != DF_MEASURED_OK)
+		snprintf(buf, sizeof(buf), "rtmr:%d", DF_RTMR_INDEX);
+	else if (m->rtmr != DF_MEASURED_OK)
+		snprintf(buf, sizeof(buf), "pcr:%u", m->pcr);
+	else
+		snprintf(buf, sizeof(buf), "pcr:%u,rtmr:%d", m->pcr, DF_RTMR_INDEX);
+	return buf;
+}
+
 int main(int argc, char **argv)
 {
 	_cleanup_(df_ctx_unrefp) struct df_ctx *ctx = NULL;
@@ -344,6 +363,14 @@ int main(int argc, char **argv)
 	}
 	if (r == -EIO || failed)
 		status = 1;
+	/* The evidence of the run, enforced or failed closed: what a verifier decides on. */
+	if (!arg_udev && !arg_dry_run) {
+		r = df_measure(ctx, p, rep);
+		if (r == -ENOMEM)
+			return log_error_errno(r, "%m"), 1;
+		if (r < 0)
+			status = 1;
+	}
 	if (!arg_udev && !arg_dry_run) {
 		r = df_state_write(ctx, rep);
 		if (r < 0) {
@@ -357,11 +384,11 @@ int main(int argc, char **argv)
 	if (!arg_udev)
 		df_ctx_log(ctx, LOG_NOTICE,
 			   "action=done mode=%s%s drivers=%zu allowed=%zu denied=%zu unbound=%zu "
-			   "kept=%zu blacklisted=%zu errors=%zu usec=%lld",
+			   "kept=%zu blacklisted=%zu errors=%zu measured=%s usec=%lld",
 			   df_mode_name(rep->mode), rep->audit ? " audit=yes" : "",
 			   rep->counts.drivers, rep->counts.allowed, rep->counts.denied,
 			   rep->counts.unbound, rep->counts.kept, rep->counts.blacklisted,
-			   rep->counts.errors, rep->duration_usec);
+			   rep->counts.errors, measured_summary(rep), rep->duration_usec);
 	if (fflush(stdout) != 0)
 		status = 1;
 	return status;

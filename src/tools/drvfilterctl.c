@@ -27,6 +27,14 @@ bool arg_devices;
 long arg_events;
 long arg_max_bytes;
 enum cmdline_snippet arg_snippet;
+const char *arg_event_log;
+const char *arg_pcrs;
+const char *arg_base_pcrs;
+const char *arg_rtmr;
+const char *arg_base_rtmr;
+const char *arg_expect_policy;
+const char *arg_expect_mode;
+bool arg_expect_locked;
 struct df_ctx *ctl_ctx;
 
 /* The options a verb may be given; any other is a usage error naming the verb. */
@@ -41,13 +49,27 @@ enum {
 	OPT_DEVICES = 1u << 7,
 	OPT_SNIPPET = 1u << 8, /* --format=grub|dracut */
 	OPT_MAX_BYTES = 1u << 9,
+	OPT_EVENT_LOG = 1u << 10,
+	OPT_PCRS = 1u << 11,
+	OPT_BASE_PCRS = 1u << 12,
+	OPT_RTMR = 1u << 13,
+	OPT_BASE_RTMR = 1u << 14,
+	OPT_EXPECT_POLICY = 1u << 15,
+	OPT_EXPECT_MODE = 1u << 16,
+	OPT_EXPECT_LOCKED = 1u << 17,
 };
 
 static const char *const option_names[] = {
-	"--policy",  "--sysroot", "--json",	 "--format=prometheus",
-	"--dry-run", "--events",  "--permanent", "--devices",
-	"--format=grub|dracut", "--max-bytes",
+	"--policy",	      "--sysroot",     "--json",	  "--format=prometheus",
+	"--dry-run",	      "--events",      "--permanent",	  "--devices",
+	"--format=grub|dracut", "--max-bytes", "--event-log",	  "--pcrs",
+	"--base-pcrs",	      "--rtmr",	       "--base-rtmr",	  "--expect-policy",
+	"--expect-mode",      "--expect-locked",
 };
+
+#define OPT_VERIFY                                                                           \
+	(OPT_SYSROOT | OPT_EVENT_LOG | OPT_PCRS | OPT_BASE_PCRS | OPT_RTMR | OPT_BASE_RTMR | \
+	 OPT_EXPECT_POLICY | OPT_EXPECT_MODE | OPT_EXPECT_LOCKED)
 
 /* The options given on the command line, as OPT_* bits. */
 static unsigned arg_given;
@@ -87,6 +109,8 @@ static const struct verb verbs[] = {
 	  "deny drivers now, until reboot (--permanent: also at boot)" },
 	{ "list-changes", "", 0, 0, OPT_POLICY | OPT_SYSROOT, verb_list_changes,
 	  "the policy's drop-ins and their rules" },
+	{ "verify", "", 0, 0, OPT_VERIFY, verb_verify,
+	  "check a guest's event log against its PCRs and an expected policy" },
 };
 
 static void help(void)
@@ -118,12 +142,24 @@ static void help(void)
 	       "      --events N         watch: stop after N events\n"
 	       "      --permanent        allow, deny: the change under /etc, for boot too\n"
 	       "      --devices          generate: device rules for the devices bound now\n"
+	       "      --event-log FILE   verify: the guest's event log (default:\n"
+	       "                         %s)\n"
+	       "      --pcrs FILE        verify: PCR values, as tpm2_pcrread or tpm2_checkquote\n"
+	       "                         print them ('-': standard input)\n"
+	       "      --base-pcrs FILE   verify: what the PCRs held before user space (the\n"
+	       "                         firmware log's replay, as tpm2_eventlog prints it)\n"
+	       "      --rtmr FILE        verify: the TDX RTMR 2 value (48 bytes, or hex)\n"
+	       "      --base-rtmr FILE   verify: what RTMR 2 held before user space\n"
+	       "      --expect-policy FILE\n"
+	       "                         verify: the policy the guest must run\n"
+	       "      --expect-mode MODE verify: kernel, fallback or audit\n"
+	       "      --expect-locked    verify: the kernel policy must be locked\n"
 	       "  -h, --help             show this help\n"
 	       "  -V, --version          show the version\n"
 	       "\n"
 	       "Exit status: 0 fine, 1 error, 2 usage error, 3 status found violations or drift.\n"
 	       "See drvfilterctl(8) and drvfilter.conf(5).\n",
-	       DRVFILTER_POLICY_PATH, DF_KERNEL_CMDLINE_MAX - 1);
+	       DRVFILTER_POLICY_PATH, DF_KERNEL_CMDLINE_MAX - 1, DF_EVENT_LOG_PATH);
 }
 
 int ctl_usage_error(const char *fmt, ...)
@@ -195,6 +231,14 @@ static int parse_argv(int argc, char **argv)
 		ARG_PERMANENT,
 		ARG_DEVICES,
 		ARG_MAX_BYTES,
+		ARG_EVENT_LOG,
+		ARG_PCRS,
+		ARG_BASE_PCRS,
+		ARG_RTMR,
+		ARG_BASE_RTMR,
+		ARG_EXPECT_POLICY,
+		ARG_EXPECT_MODE,
+		ARG_EXPECT_LOCKED,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -208,6 +252,14 @@ static int parse_argv(int argc, char **argv)
 		{ "permanent", no_argument, NULL, ARG_PERMANENT },
 		{ "devices", no_argument, NULL, ARG_DEVICES },
 		{ "max-bytes", required_argument, NULL, ARG_MAX_BYTES },
+		{ "event-log", required_argument, NULL, ARG_EVENT_LOG },
+		{ "pcrs", required_argument, NULL, ARG_PCRS },
+		{ "base-pcrs", required_argument, NULL, ARG_BASE_PCRS },
+		{ "rtmr", required_argument, NULL, ARG_RTMR },
+		{ "base-rtmr", required_argument, NULL, ARG_BASE_RTMR },
+		{ "expect-policy", required_argument, NULL, ARG_EXPECT_POLICY },
+		{ "expect-mode", required_argument, NULL, ARG_EXPECT_MODE },
+		{ "expect-locked", no_argument, NULL, ARG_EXPECT_LOCKED },
 		{},
 	};
 	int c, r;
@@ -265,6 +317,42 @@ static int parse_argv(int argc, char **argv)
 			arg_given |= OPT_MAX_BYTES;
 			break;
 		}
+		case ARG_EVENT_LOG:
+			arg_event_log = optarg;
+			arg_given |= OPT_EVENT_LOG;
+			break;
+		case ARG_PCRS:
+			arg_pcrs = optarg;
+			arg_given |= OPT_PCRS;
+			break;
+		case ARG_BASE_PCRS:
+			arg_base_pcrs = optarg;
+			arg_given |= OPT_BASE_PCRS;
+			break;
+		case ARG_RTMR:
+			arg_rtmr = optarg;
+			arg_given |= OPT_RTMR;
+			break;
+		case ARG_BASE_RTMR:
+			arg_base_rtmr = optarg;
+			arg_given |= OPT_BASE_RTMR;
+			break;
+		case ARG_EXPECT_POLICY:
+			arg_expect_policy = optarg;
+			arg_given |= OPT_EXPECT_POLICY;
+			break;
+		case ARG_EXPECT_MODE:
+			if (!streq(optarg, "kernel") && !streq(optarg, "fallback") &&
+			    !streq(optarg, "audit"))
+				return -ctl_usage_error(
+					"unknown mode '%s': use kernel, fallback or audit", optarg);
+			arg_expect_mode = optarg;
+			arg_given |= OPT_EXPECT_MODE;
+			break;
+		case ARG_EXPECT_LOCKED:
+			arg_expect_locked = true;
+			arg_given |= OPT_EXPECT_LOCKED;
+			break;
 		case ARG_JSON:
 			r = parse_json(optarg);
 			if (r < 0)

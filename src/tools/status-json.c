@@ -18,6 +18,21 @@ static void print_applied(struct json *j, const struct status *s)
 	json_field_int(j, "errors", s->state.errors);
 	json_field_bool(j, "override", s->state.override);
 	json_field_bool(j, "fail_closed", s->state.fail_closed);
+	json_key(j, "measured");
+	json_object_begin(j);
+	json_key(j, "pcr");
+	if (s->state.measured_pcr >= 0)
+		json_int(j, s->state.measured_pcr);
+	else
+		json_string(j, NULL);
+	json_key(j, "rtmr");
+	if (s->state.measured_rtmr)
+		json_int(j, DF_RTMR_INDEX);
+	else
+		json_string(j, NULL);
+	json_field_bool(j, "failed", s->state.measure_failed);
+	json_field_string(j, "error", s->state.measure_error);
+	json_object_end(j);
 	json_object_end(j);
 }
 

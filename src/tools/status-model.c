@@ -116,7 +116,14 @@ static void find_drift(struct status *s)
 		s->drift =
 			"enforcement failed closed at boot (the policy could not be used, or the "
 			"kernel did not take it; journalctl -k -g drvfilter says why)";
-	else if (!streq(s->state.policy_sha256, sha)) {
+	else if (s->state.measure_failed) {
+		snprintf(s->drift_buf, sizeof(s->drift_buf),
+			 "the policy was not measured as it must be (%s): no verifier can trust "
+			 "this boot",
+			 s->state.measure_error ? s->state.measure_error
+						: "journalctl -k -g drvfilter says why");
+		s->drift = s->drift_buf;
+	} else if (!streq(s->state.policy_sha256, sha)) {
 		snprintf(s->drift_buf, sizeof(s->drift_buf),
 			 "the policy applied at boot (sha256 %.12s) is not the one on disk "
 			 "(sha256 %.12s): rebuild the initramfs (dracut -f) and reboot",

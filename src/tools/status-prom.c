@@ -87,5 +87,12 @@ void status_print_prometheus(const struct status *s)
 			    (double)s->state.errors);
 		prom_metric("fail_closed", "1 when the policy could not be used at boot.", NULL,
 			    s->state.fail_closed);
+		prom_metric("measured",
+			    "1 when the last apply extended its event into a PCR or RTMR.", NULL,
+			    s->state.measured_pcr >= 0 || s->state.measured_rtmr);
+		prom_metric(
+			"measurement_failed",
+			"1 when a TPM or RTMR was there and the event was not extended or logged.",
+			NULL, s->state.measure_failed);
 	}
 }

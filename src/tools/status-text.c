@@ -58,6 +58,19 @@ static void print_summary(const struct status *s)
 		print_time(s->state.applied_usec);
 		printf(" in %lld.%03lld ms, %s mode, %lld errors\n", s->state.duration_usec / 1000,
 		       s->state.duration_usec % 1000, s->state.mode, s->state.errors);
+		printf("Measured:   ");
+		if (s->state.measure_failed)
+			printf("FAILED: %s\n",
+			       s->state.measure_error ? s->state.measure_error : "?");
+		else if (s->state.measured_pcr >= 0 && s->state.measured_rtmr)
+			printf("PCR %lld and RTMR %d (drvfilterctl verify checks them)\n",
+			       s->state.measured_pcr, DF_RTMR_INDEX);
+		else if (s->state.measured_pcr >= 0)
+			printf("PCR %lld (drvfilterctl verify checks it)\n", s->state.measured_pcr);
+		else if (s->state.measured_rtmr)
+			printf("RTMR %d (drvfilterctl verify checks it)\n", DF_RTMR_INDEX);
+		else
+			printf("no: no TPM or TDX RTMR, or measure = no\n");
 	}
 	printf("Drift:      %s\n",
 	       s->drift	  ? s->drift

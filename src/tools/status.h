@@ -48,7 +48,7 @@ struct status {
 	bool audit; /* mode = audit: nothing is enforced, what would be is shown */
 	const char *guarantee;
 	const char *drift; /* why the system does not run the policy on disk, or NULL */
-	char drift_buf[256];
+	char drift_buf[512];
 	struct status_driver *drivers; /* every registered driver, bus by bus */
 	size_t ndrivers;
 	struct status_device *unbound;

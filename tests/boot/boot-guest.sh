@@ -10,6 +10,9 @@
 # flavour (default "base", the classic one; "systemd-initrd dracut-systemd" for
 # systemd's); $GUEST_RECORD_DISK adds a disk a recording boot writes to;
 # $GUEST_GRUB_CMDLINE boots through GRUB with that text on its linux line.
+# With $GUEST_SWTPM set, the guest gets a TPM 2.0: Debian's swtpm behind
+# QEMU's tpm-tis, its state in OUT/swtpm. $GUEST_QEMU: more QEMU arguments,
+# after the devices.
 set -eu
 stage=$(cd "$1" && pwd)
 kdir=$2
@@ -43,6 +46,17 @@ truncate -s 1M "$tmp/disk.img"
 [ -z "${GUEST_RECORD_DISK:-}" ] ||
 	set -- "$@" -drive "file=$GUEST_RECORD_DISK,if=none,id=rec,format=raw" \
 		-device virtio-blk-pci,drive=rec,serial=drvfilter-record
+if [ -n "${GUEST_SWTPM:-}" ]; then
+	mkdir -p "$out/swtpm"
+	# --terminate: it ends when QEMU closes the connection.
+	swtpm socket --tpm2 --tpmstate "dir=$out/swtpm" --ctrl "type=unixio,path=$tmp/swtpm.sock" \
+		--terminate --daemon --pid "file=$tmp/swtpm.pid" --log "file=$out/swtpm.log"
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -S "$tmp/swtpm.sock" ] && break; sleep 0.2; done
+	set -- "$@" -chardev "socket,id=chrtpm,path=$tmp/swtpm.sock" \
+		-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0
+fi
+# shellcheck disable=SC2086 # one word per argument is intended
+[ -z "${GUEST_QEMU:-}" ] || set -- "$@" $GUEST_QEMU
 cmdline="console=ttyS0 panic=1 rd.shell=0 root=/dev/vda rd.timeout=60 ${GUEST_APPEND:-}"
 # Through GRUB instead ($GUEST_GRUB_CMDLINE: what grub-mkconfig pastes on the
 # linux line from GRUB_CMDLINE_LINUX), from a GRUB rescue CD.
@@ -64,5 +78,6 @@ fi
 start=$(date +%s)
 timeout 300 qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
 	-serial "file:$out/console.raw" "$@" || true
+[ -e "$tmp/swtpm.pid" ] && { kill "$(cat "$tmp/swtpm.pid")" 2>/dev/null || true; }
 sed -e 's/\r$//' "$out/console.raw" >"$out/console"
 echo "guest ran $(($(date +%s) - start)) s" >&2

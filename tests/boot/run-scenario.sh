@@ -47,6 +47,16 @@ export DRVFILTER_TEST_INSMOD
 DRVFILTER_TEST_BREAK_POLICY=
 [ -e "$scenario/break-policy" ] && DRVFILTER_TEST_BREAK_POLICY=1
 export DRVFILTER_TEST_BREAK_POLICY
+# ... whether the guest has a TPM (swtpm: Debian's swtpm as its TPM 2.0) ...
+GUEST_SWTPM=
+if [ -e "$scenario/swtpm" ]; then
+	command -v swtpm >/dev/null || { echo "swtpm is missing: scripts/install-deps attest" >&2; exit 77; }
+	GUEST_SWTPM=1
+fi
+export GUEST_SWTPM
+# ... more QEMU arguments, if any, in its qemu file ...
+GUEST_QEMU=$(cat "$scenario/qemu" 2>/dev/null || true)
+export GUEST_QEMU
 # ... and its dracut modules (the initrd's flavour) in its dracut-modules file.
 DRACUT_MODULES=$(cat "$scenario/dracut-modules" 2>/dev/null || echo base)
 export DRACUT_MODULES

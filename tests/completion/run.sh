@@ -55,7 +55,7 @@ expect() { # LINE EXPECTED (the sorted completions, blank-separated)
     fi
 }
 
-expect "drvfilterctl " "allow apply check cmdline deny edit explain generate list-changes record status watch"
+expect "drvfilterctl " "allow apply check cmdline deny edit explain generate list-changes record status verify watch"
 expect "drvfilterctl r" "record"
 expect "drvfilterctl cmdline --format=" "dracut grub json text"
 expect "drvfilterctl cmdline --m" "--max-bytes"
@@ -70,7 +70,10 @@ expect "drvfilterctl --sysroot $tmp/root explain pnp:i" 'i8042\ kbd'
 expect "drvfilterctl --sysroot $tmp/root explain vi" "virtio:virtio_blk virtio:virtio_net"
 expect "drvfilterctl --sysroot $tmp/root allow pci:e" "e1000"
 expect "drvfilterctl l" "list-changes"
-expect "drvfilterctl status --" "--devices --dry-run --events --format --help --json --max-bytes --permanent --policy --sysroot --version"
+expect "drvfilterctl status --" "--base-pcrs --base-rtmr --devices --dry-run --event-log --events --expect-locked --expect-mode --expect-policy --format --help --json --max-bytes --pcrs --permanent --policy --rtmr --sysroot --version"
+expect "drvfilterctl v" "verify"
+expect "drvfilterctl verify --expect-mode f" "fallback"
+expect "drvfilterctl verify --expect-mode kernel --expect-l" "--expect-locked"
 expect "drvfilter-apply --u" "--udev"
 expect "drvfilter-apply -" "--dry-run --help --policy --sysroot --timeout --udev --verbose --version"
 exit $fail

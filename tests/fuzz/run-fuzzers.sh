@@ -9,7 +9,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-policy decide cmdline state names bootopts}
+targets=${*:-policy decide cmdline state names bootopts evlog}
 build=${FUZZ_BUILD_DIR:-$top/build/fuzz}
 artifacts=$build/artifacts
 

@@ -31,3 +31,16 @@ for f in run/modprobe.d/drvfilter.conf run/drvfilter/state.json dev/kmsg etc/drv
 	*) cat "$f" ;;
 	esac
 done
+# The measurement: systemd's event log (its record separators shown as ^^, with
+# its mode: the sticky bit says a record is incomplete) and the TDX RTMR.
+log=run/log/systemd/tpm2-measure.log
+if [ -e "$log" ]; then
+	echo "--- $log ($(stat -c %A "$log"))"
+	cat -v "$log"
+fi
+rtmr=sys/devices/virtual/misc/tdx_guest/measurements/rtmr2:sha384
+if [ -f "$rtmr" ]; then
+	echo "--- $rtmr"
+	od -An -tx1 -v "$rtmr" | tr -d ' \n'
+	echo
+fi

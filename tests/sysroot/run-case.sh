@@ -75,6 +75,7 @@ for f in stdout stderr after; do
 	sed -e "s|$SYSROOT|@SYSROOT@|g" \
 		-e 's/\("applied_usec": \)[0-9]*/\10/; s/\("duration_usec": \)[0-9]*/\10/' \
 		-e 's/usec=[0-9]*/usec=0/g; s/\("usec": \)[0-9]*/\10/' \
+		-e 's/"timestamp":[0-9]*/"timestamp":0/g' \
 		-e "s/drvfilter\.conf\.[A-Za-z0-9]\{6\}/drvfilter.conf.XXXXXX/g" \
 		-e 's/[0-9-]* [0-9:]* UTC in [0-9.]* ms/DATE in N ms/' \
 		"$tmp/$f.raw" >"$tmp/$f"

@@ -15,6 +15,11 @@ depends() {
 install() {
     inst_binary "${drvfilter_prefix-}/usr/sbin/drvfilterctl" /usr/sbin/drvfilterctl
     inst_multiple cat dmesg grep readlink sed tr cpio find insmod sync
+    # The TPM read back with tpm2-tools, when the host has them (the measurement scenarios).
+    if command -v tpm2_pcrread >/dev/null; then
+        inst_multiple tpm2_pcrread
+        inst_libdir_file "libtss2-tcti-device.so*"
+    fi
     # A scenario may spoil the policy inside the image: writable by anyone,
     # which drvfilter-apply refuses, so the boot must fail closed.
     if [[ ${DRVFILTER_TEST_BREAK_POLICY-} ]]; then
@@ -27,4 +32,7 @@ install() {
     fi
     # shellcheck disable=SC2154 # moddir is set by dracut
     inst_hook pre-mount 99 "$moddir/report.sh"
+    # A boot that never finds its root (failed closed on a stock kernel, its
+    # disk's module denied) reports when the initqueue gives up waiting.
+    inst_hook initqueue/timeout 99 "$moddir/report.sh"
 }

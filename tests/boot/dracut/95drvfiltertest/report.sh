@@ -1,6 +1,9 @@
 #!/bin/sh
 # Report what drvfilter did, between markers the host's harness reads, then end the boot.
 # In a systemd initrd the hook's output goes to the journal: the console is the channel.
+# Once: as an initqueue/timeout hook it is sourced again on every turn of the queue.
+[ -e /run/drvfilter-reported ] && return 0
+: >/run/drvfilter-reported
 exec >/dev/console 2>&1
 # Report once coldplug is over: systemd's pre-mount does not wait for it.
 udevadm settle --timeout=60 || true
@@ -36,6 +39,17 @@ done
 for f in allow deny locked; do
     [ -e "/sys/kernel/driver_filter/$f" ] && echo "DRVFILTER-FILTER: $f=$(cat "/sys/kernel/driver_filter/$f")"
 done
+# The measurement: the event log, one record a line (without its record
+# separator), and PCR 8 as tpm2-tools and the kernel's TPM driver read it.
+if [ -e /run/log/systemd/tpm2-measure.log ]; then
+    tr '\036' '\n' </run/log/systemd/tpm2-measure.log | sed -n 's/^{/DRVFILTER-EVLOG: {/p'
+fi
+if [ -e /dev/tpmrm0 ]; then
+    echo "DRVFILTER-PCRREAD-BEGIN"
+    tpm2_pcrread -T device:/dev/tpmrm0 sha256:8
+    echo "DRVFILTER-PCRREAD-END status=$?"
+    echo "DRVFILTER-SYSFS-PCR8: $(cat /sys/class/tpm/tpm0/pcr-sha256/8)"
+fi
 for d in /sys/bus/*/drivers/*; do
     [ -d "$d" ] || continue
     b=${d%/drivers/*}

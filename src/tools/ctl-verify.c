@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * drvfilterctl verify: what a verifier runs on a guest's evidence. It
+ * replays the event log, checks that the replay reproduces the PCR (or
+ * RTMR) values the verifier trusts (read with tpm2_pcrread, or from a quote
+ * tpm2_checkquote checked), finds drvfilter's events in it and compares each
+ * with the expected policy and mode. Exit 0 only when all of it holds; every
+ * difference is said.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "log.h"
+#include "macro.h"
+#include "strbuf.h"
+
+#define LOG_SIZE_MAX (16 * 1024 * 1024)
+#define VALUES_SIZE_MAX (1024 * 1024)
+#define NPCRS 24
+
+/* The SHA-256 bank's values a file gives, by PCR. */
+struct pcr_values {
+	bool have[NPCRS];
+	uint8_t v[NPCRS][32];
+};
+
+static int read_whole(const char *path, size_t max, char **buf, size_t *len)
+{
+	_cleanup_close_ int fd =
+		streq(path, "-") ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int r;
+
+	if (fd < 0)
+		return log_error_errno(-errno, "cannot open '%s': %m", path), -errno;
+	r = df_read_full_fd(fd, max, buf, len);
+	if (r < 0)
+		log_error_errno(r, "cannot read '%s': %m", path);
+	return r;
+}
+
+/*
+ * tpm2_pcrread's output, and tpm2_checkquote's: a bank's name on a line
+ * ("sha256:"), then "N : 0xHEX" lines. Only the SHA-256 bank is used.
+ */
+static int parse_pcrs(const char *path, struct pcr_values *pv)
+{
+	_cleanup_free_ char *buf = NULL;
+	char *line, *save = NULL;
+	bool in_sha256 = false;
+	size_t len;
+	int r = read_whole(path, VALUES_SIZE_MAX, &buf, &len);
+
+	*pv = (struct pcr_values){ 0 };
+	if (r < 0)
+		return r;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char bank[16], hex[80];
+		unsigned idx;
+
+		if (sscanf(line, " %15[a-z0-9_]%1[:]", bank, hex) == 2 && !strchr(line, 'x')) {
+			in_sha256 = streq(bank, "sha256");
+			continue;
+		}
+		if (!in_sha256 || sscanf(line, " %u : 0x%79[0-9A-Fa-f]", &idx, hex) != 2)
+			continue;
+		if (idx >= NPCRS || df_unhex(hex, pv->v[idx], 32) < 0) {
+			log_error("'%s': PCR %u: not a SHA-256 value", path, idx);
+			return -EINVAL;
+		}
+		pv->have[idx] = true;
+	}
+	return 0;
+}
+
+/* An RTMR's value: its 48 bytes as sysfs gives them, or 96 hex digits (0x and blanks allowed). */
+static int parse_rtmr(const char *path, uint8_t v[48])
+{
+	_cleanup_free_ char *buf = NULL;
+	char hex[97];
+	size_t len, k = 0;
+	int r = read_whole(path, VALUES_SIZE_MAX, &buf, &len);
+
+	if (r < 0)
+		return r;
+	if (len == 48) {
+		memcpy(v, buf, 48);
+		return 0;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == 'x' && i > 0 && buf[i - 1] == '0' && k == 1) {
+			k = 0;
+			continue;
+		}
+		if (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t')
+			continue;
+		if (k == 96)
+			break;
+		hex[k++] = buf[i];
+	}
+	hex[k] = '\0';
+	if (k != 96 || df_unhex(hex, v, 48) < 0) {
+		log_error("'%s' holds no RTMR value (48 bytes, or 96 hex digits)", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void tohex(const uint8_t *d, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+struct verify {
+	size_t problems;
+	const char *expect_sha; /* the expected policy's digest */
+	unsigned events; /* drvfilter events of registers whose values were given */
+};
+
+_printf_(2, 3) static void problem(struct verify *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->problems++;
+	fputs("FAIL: ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+}
+
+/* One drvfilter event of an evidenced register, against what is expected. */
+static void check_event(struct verify *v, const char *where, const char *text)
+{
+	struct df_event ev;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)strbuf_append_escaped(&sb, text);
+	printf("event: %s: %s\n", where, strbuf_str(&sb));
+	strbuf_release(&sb);
+	v->events++;
+	if (df_event_parse(text, &ev) < 0) {
+		problem(v,
+			"%s: the event does not follow the grammar of " DF_EVENT_VERSION
+			" (drvfilter-apply(8))",
+			where);
+		return;
+	}
+	if (ev.override)
+		problem(v, "%s: drvfilter=off was on the kernel command line: nothing was enforced",
+			where);
+	if (ev.fail_closed)
+		problem(v,
+			"%s: the boot failed closed: its policy could not be used (every "
+			"driver not bound was denied)",
+			where);
+	if (!ev.fail_closed && !streq(ev.policy, v->expect_sha))
+		problem(v, "%s: the policy applied has sha256 %s, the expected policy %s", where,
+			ev.policy, v->expect_sha);
+	if (!streq(ev.mode, arg_expect_mode))
+		problem(v, "%s: the mode was %s, expected %s%s", where, ev.mode, arg_expect_mode,
+			streq(ev.mode, "audit") ? " (audit mode enforces nothing)" : "");
+	if (arg_expect_locked && !ev.locked)
+		problem(v, "%s: the kernel policy was not locked", where);
+	if (ev.errors > 0)
+		problem(v, "%s: %lld actions of the apply failed: the policy is not fully enforced",
+			where, ev.errors);
+}
+
+static bool is_ours(const struct df_evlog_record *rec)
+{
+	return rec->string && startswith(rec->string, "drvfilter-apply/");
+}
+
+/* Replay the PCRs from the log (onto the base values), compare, and check drvfilter's events. */
+static void verify_pcrs(struct verify *v, const struct df_evlog *log, const struct pcr_values *pv,
+			const struct pcr_values *base)
+{
+	uint8_t acc[NPCRS][32] = { { 0 } };
+	bool ours[NPCRS] = { false }, ok[NPCRS] = { false }, unreplayable[NPCRS] = { false };
+
+	for (int i = 0; i < NPCRS; i++)
+		if (base && base->have[i])
+			memcpy(acc[i], base->v[i], 32);
+	for (size_t i = 0; i < log->n; i++) {
+		const struct df_evlog_record *rec = &log->v[i];
+
+		if (rec->pcr < 0)
+			continue;
+		if (!rec->has_sha256)
+			unreplayable[rec->pcr] = true;
+		else
+			df_replay_sha256(acc[rec->pcr], rec->sha256);
+		ours[rec->pcr] |= is_ours(rec);
+	}
+	for (int i = 0; i < NPCRS; i++) {
+		char a[65], b[65];
+
+		if (!ours[i])
+			continue;
+		if (!pv->have[i]) {
+			problem(v,
+				"PCR %d holds drvfilter's events, but the PCR values give no "
+				"SHA-256 "
+				"value for it",
+				i);
+			continue;
+		}
+		if (unreplayable[i]) {
+			problem(v,
+				"PCR %d: a record of the log has no SHA-256 digest: it cannot be "
+				"replayed",
+				i);
+			continue;
+		}
+		tohex(acc[i], 32, a);
+		tohex(pv->v[i], 32, b);
+		if (memcmp(acc[i], pv->v[i], 32) != 0) {
+			problem(v,
+				"PCR %d (sha256): the log replays to %s, the TPM holds %s: the log "
+				"is not the one of these measurements",
+				i, a, b);
+			continue;
+		}
+		printf("ok: PCR %d (sha256) %s: the log replays to the TPM's value\n", i, b);
+		ok[i] = true;
+	}
+	for (size_t i = 0; i < log->n; i++) {
+		const struct df_evlog_record *rec = &log->v[i];
+		char where[64];
+
+		if (rec->pcr < 0 || !ok[rec->pcr] || !is_ours(rec))
+			continue;
+		snprintf(where, sizeof(where), "record %zu (PCR %d)", i + 1, rec->pcr);
+		if (!df_evlog_digest_matches(rec))
+			problem(v, "%s: its digest is not the SHA-256 of its text", where);
+		else
+			check_event(v, where, rec->string);
+	}
+}
+
+static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint8_t want[48],
+			const uint8_t *base)
+{
+	uint8_t acc[48] = { 0 };
+	bool ours = false;
+	char a[97], b[97];
+
+	if (base)
+		memcpy(acc, base, 48);
+	for (size_t i = 0; i < log->n; i++) {
+		const struct df_evlog_record *rec = &log->v[i];
+
+		if (rec->rtmr != DF_RTMR_INDEX)
+			continue;
+		if (!rec->has_sha384) {
+			problem(v,
+				"record %zu (RTMR %d) has no SHA-384 digest: it cannot be replayed",
+				i + 1, DF_RTMR_INDEX);
+			return;
+		}
+		df_replay_sha384(acc, rec->sha384);
+		ours |= is_ours(rec);
+	}
+	if (!ours)
+		return;
+	tohex(acc, 48, a);
+	tohex(want, 48, b);
+	if (memcmp(acc, want, 48) != 0) {
+		problem(v,
+			"RTMR %d: the log replays to %s, the quote holds %s: the log is not the "
+			"one of these measurements",
+			DF_RTMR_INDEX, a, b);
+		return;
+	}
+	printf("ok: RTMR %d (sha384) %s: the log replays to the quoted value\n", DF_RTMR_INDEX, b);
+	for (size_t i = 0; i < log->n; i++) {
+		const struct df_evlog_record *rec = &log->v[i];
+		char where[64];
+
+		if (rec->rtmr != DF_RTMR_INDEX || !is_ours(rec))
+			continue;
+		snprintf(where, sizeof(where), "record %zu (RTMR %d)", i + 1, DF_RTMR_INDEX);
+		if (!df_evlog_digest_matches(rec))
+			problem(v, "%s: its digest is not the SHA-384 of its text", where);
+		else
+			check_event(v, where, rec->string);
+	}
+}
+
+static int expected_digest(char sha[65])
+{
+	_cleanup_(df_policy_freep) struct df_policy *p = NULL;
+	struct df_diags d;
+	int r;
+
+	df_diags_init(&d);
+	/* The verifier's copy: any owner; drop-ins in FILE.d join it as they do on the guest. */
+	r = df_policy_load(ctl_ctx, arg_expect_policy, DF_LOAD_ANY_OWNER | DF_LOAD_DROPINS, &d, &p);
+	if (r < 0) {
+		ctl_print_diags(&d, stderr, true);
+		log_error("the expected policy '%s' cannot be used", arg_expect_policy);
+	} else {
+		snprintf(sha, 65, "%s", df_policy_sha256(p));
+	}
+	df_diags_release(&d);
+	return r;
+}
+
+int verb_verify(int argc, char **argv)
+{
+	_cleanup_free_ char *logpath = NULL, *buf = NULL;
+	struct pcr_values pv, base;
+	uint8_t rtmr[48], base_rtmr[48];
+	struct df_evlog log;
+	struct verify v = { 0 };
+	char sha[65], why[256];
+	size_t len;
+	int r;
+
+	if (!arg_expect_policy || !arg_expect_mode)
+		return ctl_usage_error(
+			"'verify' needs --expect-policy FILE and --expect-mode MODE");
+	if (!arg_pcrs && !arg_rtmr)
+		return ctl_usage_error("'verify' needs the values to check the log against: --pcrs "
+				       "FILE, --rtmr FILE, or both");
+	if (arg_base_pcrs && !arg_pcrs)
+		return ctl_usage_error("--base-pcrs goes with --pcrs");
+	if (arg_base_rtmr && !arg_rtmr)
+		return ctl_usage_error("--base-rtmr goes with --rtmr");
+	if (expected_digest(sha) < 0)
+		return EXIT_ERROR;
+	v.expect_sha = sha;
+	logpath = arg_event_log ? strdup(arg_event_log) : df_ctx_path(ctl_ctx, DF_EVENT_LOG_PATH);
+	if (!logpath)
+		return log_oom(), EXIT_ERROR;
+	if (read_whole(logpath, LOG_SIZE_MAX, &buf, &len) < 0)
+		return EXIT_ERROR;
+	if (memchr(buf, '\0', len)) {
+		log_error("'%s' is not an event log: it holds a NUL byte", logpath);
+		return EXIT_ERROR;
+	}
+	r = df_evlog_parse(buf, len, &log, why, sizeof(why));
+	if (r == -ENOMEM)
+		return log_oom(), EXIT_ERROR;
+	if (r < 0) {
+		log_error("'%s' is not a valid event log: %s", logpath, why);
+		return EXIT_ERROR;
+	}
+	if ((arg_pcrs && parse_pcrs(arg_pcrs, &pv) < 0) ||
+	    (arg_base_pcrs && parse_pcrs(arg_base_pcrs, &base) < 0) ||
+	    (arg_rtmr && parse_rtmr(arg_rtmr, rtmr) < 0) ||
+	    (arg_base_rtmr && parse_rtmr(arg_base_rtmr, base_rtmr) < 0)) {
+		df_evlog_release(&log);
+		return EXIT_ERROR;
+	}
+	printf("expected: policy %s (sha256 %s), mode %s%s\n", arg_expect_policy, sha,
+	       arg_expect_mode, arg_expect_locked ? ", locked" : "");
+	if (arg_pcrs)
+		verify_pcrs(&v, &log, &pv, arg_base_pcrs ? &base : NULL);
+	if (arg_rtmr)
+		verify_rtmr(&v, &log, rtmr, arg_base_rtmr ? base_rtmr : NULL);
+	if (v.events == 0 && v.problems == 0)
+		problem(&v,
+			"no drvfilter event in %s for the registers given: the policy was not "
+			"measured",
+			logpath);
+	df_evlog_release(&log);
+	if (v.problems) {
+		printf("not verified: %zu difference%s\n", v.problems, v.problems == 1 ? "" : "s");
+		return EXIT_ERROR;
+	}
+	printf("verified: %u drvfilter event%s, each as expected\n", v.events,
+	       v.events == 1 ? "" : "s");
+	return EXIT_FINE;
+}
