@@ -107,6 +107,8 @@ section DRVFILTER-STATUS
 # The helper's own time in the guest (TCG), from its state file: the boot cost.
 usec=$(section DRVFILTER-STATE | sed -n 's/^ *"duration_usec": \([0-9]*\),*$/\1/p')
 echo "BOOT-COST: drvfilter-apply took ${usec:-?} us in the guest"
+# With DRVFILTER_TEST_STRACE=1: where that time went (strace -c -w of its run).
+grep '^DRVFILTER-STRACE: ' "$console" | sed 's/^DRVFILTER-STRACE: /  /' || true
 # shellcheck disable=SC1091 # the scenario's checks
 . "$scenario/expect.sh"
 exit $fail

@@ -26,6 +26,14 @@ install() {
         # shellcheck disable=SC2154 # initdir is set by dracut
         chmod 0666 "$initdir/etc/drvfilter.conf"
     fi
+    # DRVFILTER_TEST_STRACE=1 (by hand, not in CI): the helper's run at boot
+    # under strace -c -w, where the time goes, printed with the report, and
+    # the report times its start alone (--version) and a dry run.
+    if [[ ${DRVFILTER_TEST_STRACE-} ]]; then
+        inst_multiple strace date
+        sed -i 's|^\(if ! \)\(/[^ ]*/drvfilter-apply\)|\1strace -f -c -w -o /run/drvfilter-strace.txt \2|' \
+            "$initdir/usr/lib/dracut/hooks/pre-udev/10-drvfilter-apply-hook.sh"
+    fi
     # A scenario may carry a module file for insmod to try (a denied module, by path).
     if [[ ${DRVFILTER_TEST_INSMOD-} ]]; then
         inst_simple "$DRVFILTER_TEST_INSMOD" /usr/lib/drvfiltertest/denied.ko

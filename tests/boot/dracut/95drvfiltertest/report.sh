@@ -60,6 +60,15 @@ if [ -e /usr/lib/drvfiltertest/denied.ko ]; then
     out=$(insmod /usr/lib/drvfiltertest/denied.ko 2>&1)
     echo "DRVFILTER-INSMOD: status=$? $out"
 fi
+if [ -e /run/drvfilter-strace.txt ]; then
+    sed 's/^/DRVFILTER-STRACE: /' /run/drvfilter-strace.txt
+    for args in --version --dry-run --dry-run --dry-run; do
+        t0=$(date +%s%N)
+        /usr/sbin/drvfilter-apply "$args" >/dev/null 2>&1
+        t1=$(date +%s%N)
+        echo "DRVFILTER-STRACE: drvfilter-apply $args took $(((t1 - t0) / 1000)) us"
+    done
+fi
 echo "DRVFILTER-KMSG-BEGIN"
 dmesg | grep -e 'drvfilter:' -e 'driver_filter:'
 echo "DRVFILTER-KMSG-END"
