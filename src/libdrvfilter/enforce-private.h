@@ -54,6 +54,9 @@ _printf_(4, 5) void df_warning(struct df_run *run, const char *bus, const char *
  * handed over, or freed when @r < 0. Returns @r, else -EIO when an action
  * failed, else 0.
  */
+/* A run's start: its report, the kernel's filter (@kfd, or -1) and the mode. */
+int df_run_start(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_run *run,
+		 int *kfd);
 int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **ret);
 /* Whether this run changes the system: not a dry run, not audit mode. */
 bool df_run_writes(const struct df_run *run);

@@ -23,12 +23,13 @@ enum df_mode df_effective_mode(const struct df_policy *p, bool kernel_filter)
 }
 
 /*
- * An allowed driver: in kernel mode its bit is set (or, locked, checked),
- * reached from the bus's drivers/ directory in one openat (the name holds no
- * '/'); fallback mode has nothing to do.
+ * A bit that changes nothing worth a record: an allowed driver's 1, a
+ * denied driver's 0 when it drives no device. Kernel mode sets it (or,
+ * locked, checks it), reached from the bus's drivers/ in one openat (the name
+ * holds no '/'), counted and logged quietly; fallback mode has nothing to do.
  */
-static int allow_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-			bool locked)
+static int quiet_bit(struct df_run *run, const char *bus, int driversfd, const char *name,
+		     bool locked, bool allowed)
 {
 	char rel[DF_NAME_MAX + sizeof("/allowed")];
 	int err;
@@ -37,36 +38,26 @@ static int allow_driver(struct df_run *run, const char *bus, int driversfd, cons
 		return 0;
 	snprintf(rel, sizeof(rel), "%s/allowed", name);
 	if (locked)
-		return df_kfilter_check_bit(run, driversfd, rel, bus, name, true, false);
-	err = df_run_write_at(run, driversfd, rel, "1");
+		return df_kfilter_check_bit(run, driversfd, rel, bus, name, allowed, false);
+	err = df_run_write_at(run, driversfd, rel, allowed ? "1" : "0");
 	/* As for a directory that cannot be opened: a driver gone meanwhile is no failure. */
 	if (err == -ENOENT && faccessat(driversfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
 	    errno == ENOENT)
 		return 0;
-	return df_record_quiet(run, DF_ACT_ALLOWED, bus, name, "1", err);
+	return df_record_quiet(run, DF_ACT_ALLOWED, bus, name, allowed ? "1" : "0", err);
 }
 
-/*
- * A denied driver that drives no device: kernel mode writes its bit from the
- * bus's drivers/ (no directory of its own to open, nothing to list), as
- * quietly as an allowed one's; fallback mode has nothing to do.
- */
+static int allow_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
+			bool locked)
+{
+	return quiet_bit(run, bus, driversfd, name, locked, true);
+}
+
+/* A denied driver that drives no device: no directory of its own to open, nothing to list. */
 static int deny_idle_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
 			    bool locked)
 {
-	char rel[DF_NAME_MAX + sizeof("/allowed")];
-	int err;
-
-	if (run->rep->mode != DF_MODE_KERNEL)
-		return 0;
-	snprintf(rel, sizeof(rel), "%s/allowed", name);
-	if (locked)
-		return df_kfilter_check_bit(run, driversfd, rel, bus, name, false, false);
-	err = df_run_write_at(run, driversfd, rel, "0");
-	if (err == -ENOENT && faccessat(driversfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
-	    errno == ENOENT)
-		return 0;
-	return df_record_quiet(run, DF_ACT_ALLOWED, bus, name, "0", err);
+	return quiet_bit(run, bus, driversfd, name, locked, false);
 }
 
 /*
@@ -408,19 +399,30 @@ static int apply_kernel(struct df_run *run, int kfd)
 	return r;
 }
 
+int df_run_start(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_run *run,
+		 int *kfd)
+{
+	int r;
+
+	*run = (struct df_run){ ctx, p, NULL, flags & DF_APPLY_DRY_RUN };
+	r = df_report_new(p, run->dry_run, &run->rep);
+	if (r < 0)
+		return r;
+	*kfd = df_kfilter_open(ctx);
+	run->rep->mode = df_effective_mode(p, *kfd >= 0);
+	return 0;
+}
+
 int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_report **ret)
 {
 	_cleanup_close_ int kfd = -1;
 	long long t0 = df_now_usec(CLOCK_MONOTONIC);
-	struct df_run run = { ctx, p, NULL, flags & DF_APPLY_DRY_RUN };
+	struct df_run run;
 	int r;
 
-	r = df_report_new(p, run.dry_run, &run.rep);
+	r = df_run_start(ctx, p, flags, &run, &kfd);
 	if (r < 0)
 		return r;
-	kfd = df_kfilter_open(ctx);
-	run.rep->mode = df_effective_mode(p, kfd >= 0);
-
 	if ((flags & DF_APPLY_OVERRIDE_OK) && df_cmdline_override(ctx) > 0) {
 		run.rep->override = true;
 		df_log_cond(

@@ -126,14 +126,12 @@ int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct 
 {
 	_cleanup_close_ int kfd = -1;
 	long long t0 = df_now_usec(CLOCK_MONOTONIC);
-	struct df_run run = { ctx, p, NULL, flags & DF_APPLY_DRY_RUN };
+	struct df_run run;
 	int r;
 
-	r = df_report_new(p, run.dry_run, &run.rep);
+	r = df_run_start(ctx, p, flags, &run, &kfd);
 	if (r < 0)
 		return r;
-	kfd = df_kfilter_open(ctx);
-	run.rep->mode = df_effective_mode(p, kfd >= 0);
 	if (df_cmdline_override(ctx) > 0)
 		run.rep->override = true;
 	else if (ev->kind == DF_UEVENT_DRIVER_ADD)
