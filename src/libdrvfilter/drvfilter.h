@@ -88,6 +88,9 @@ const char *df_severity_name(enum df_severity s);
  */
 int df_read_full_fd(int fd, size_t max, char **ret, size_t *ret_len);
 
+/* All @len bytes of @buf to @fd: 0, or -errno (EINTR retried; -EIO for a write of 0). */
+int df_write_full_fd(int fd, const char *buf, size_t len);
+
 /*
  * A small file (@path, absolute, under the context's sysroot) into @buf
  * (@size bytes, NUL included) without its trailing newlines: the length,

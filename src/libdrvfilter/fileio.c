@@ -32,6 +32,21 @@ ssize_t df_read_loop(int fd, char *buf, size_t size)
 	return (ssize_t)len;
 }
 
+int df_write_full_fd(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t k = write(fd, buf, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EIO;
+		buf += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
 int df_read_full_fd(int fd, size_t max, char **ret, size_t *ret_len)
 {
 	_cleanup_free_ char *buf = NULL;

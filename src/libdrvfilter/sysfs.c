@@ -248,18 +248,16 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 	return 0;
 }
 
-int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
+/* The entries of @d that @keep says to, sorted, their unsafe names counted. */
+static int list_names(DIR *d, bool (*keep)(int dirfd, const struct dirent *de),
+		      struct df_names *ret)
 {
-	DIR *d = df_dir_open_at(parentfd, rel);
 	struct strv names = STRV_INIT;
 	struct dirent *de;
 	int r;
 
-	*ret = (struct df_names){ 0 };
-	if (!d)
-		return -errno;
 	while ((r = df_dir_next(d, &de)) > 0) {
-		if (!df_entry_is_dir(dirfd(d), de))
+		if (!keep(dirfd(d), de))
 			continue;
 		if (df_sysfs_name_check(de->d_name) < 0) {
 			ret->unsafe++;
@@ -280,6 +278,28 @@ int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
 	return 0;
 }
 
+static bool is_dir(int dirfd, const struct dirent *de)
+{
+	return df_entry_is_dir(dirfd, de);
+}
+
+static bool is_link(int dirfd, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_LNK;
+	return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+}
+
+int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
+{
+	DIR *d = df_dir_open_at(parentfd, rel);
+
+	*ret = (struct df_names){ 0 };
+	return d ? list_names(d, is_dir, ret) : -errno;
+}
+
 void df_names_release(struct df_names *names)
 {
 	strv_free_array(names->v, names->n);
@@ -289,35 +309,7 @@ void df_names_release(struct df_names *names)
 int df_dir_list_links(int dirfd, struct df_names *ret)
 {
 	DIR *d = df_dir_open_at(dirfd, ".");
-	struct strv names = STRV_INIT;
-	struct dirent *de;
-	int r;
 
 	*ret = (struct df_names){ 0 };
-	if (!d)
-		return -errno;
-	while ((r = df_dir_next(d, &de)) > 0) {
-		struct stat st;
-
-		if (de->d_type != DT_LNK &&
-		    (de->d_type != DT_UNKNOWN ||
-		     fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		     !S_ISLNK(st.st_mode)))
-			continue;
-		if (df_sysfs_name_check(de->d_name) < 0) {
-			ret->unsafe++;
-			continue;
-		}
-		r = strv_push(&names, de->d_name);
-		if (r < 0)
-			break;
-	}
-	closedir(d);
-	if (r < 0) {
-		strv_release(&names);
-		return r;
-	}
-	strv_sort(&names);
-	ret->v = strv_steal(&names, &ret->n);
-	return 0;
+	return d ? list_names(d, is_link, ret) : -errno;
 }

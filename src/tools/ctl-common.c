@@ -117,21 +117,6 @@ out:
 	return r;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t k = write(fd, buf, len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -EIO;
-		buf += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
-
 /*
  * Install @buf as @path: a temporary file in its directory, root-owned (when
  * run by root), @mode, fsync, rename, fsync of the directory.
@@ -151,7 +136,7 @@ int ctl_install_file(const char *path, const char *buf, size_t len, mode_t mode)
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	r = write_all(fd, buf, len);
+	r = df_write_full_fd(fd, buf, len);
 	if (r == 0 && geteuid() == 0 && fchown(fd, 0, 0) < 0)
 		r = -errno;
 	if (r == 0 && fchmod(fd, mode) < 0)

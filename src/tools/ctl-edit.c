@@ -41,21 +41,6 @@ static int slurp(const char *path, char **ret, size_t *len, struct stat *st)
 	return df_read_full_fd(fd, READ_MAX, ret, len);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t k = write(fd, buf, len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -EIO;
-		buf += k;
-		len -= (size_t)k;
-	}
-	return 0;
-}
-
 /* Run the editor on @file; 0 when it exited with status 0. */
 static int run_editor(const char *file)
 {
@@ -222,7 +207,7 @@ int verb_edit(int argc, char **argv)
 	} else {
 		if (!exists)
 			log_info("'%s' does not exist yet: starting from an empty file", target);
-		r = write_all(lockfd, exists ? orig : "", orig_len);
+		r = df_write_full_fd(lockfd, exists ? orig : "", orig_len);
 		if (r < 0) {
 			unlink(copy);
 			return log_error_errno(r, "cannot write the working copy '%s': %m", copy),
