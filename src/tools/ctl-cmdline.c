@@ -54,17 +54,19 @@ static bool grub_plain(const char *s, size_t n)
  */
 static int grub_param(struct strbuf *sb, const char *p, size_t n)
 {
-	const char *eq = memchr(p, '=', n);
-	size_t namelen = eq ? (size_t)(eq - p) + 1 : 0;
-	const char *v = p + namelen;
-	size_t vlen = n - namelen;
+	const char *eq, *v;
+	size_t namelen, vlen;
 	int r;
 
-	/* The kernel's own quotes around the value (or the whole parameter) go. */
+	/* The kernel's own quotes around the whole parameter (or its value) go. */
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"')
+		p++, n -= 2;
+	eq = memchr(p, '=', n);
+	namelen = eq ? (size_t)(eq - p) + 1 : 0;
+	v = p + namelen;
+	vlen = n - namelen;
 	if (vlen >= 2 && v[0] == '"' && v[vlen - 1] == '"')
 		v++, vlen -= 2;
-	else if (!eq && n >= 2 && p[0] == '"' && p[n - 1] == '"')
-		v = p + 1, vlen = n - 2;
 	r = strbuf_appendn(sb, p, namelen);
 	if (r < 0 || grub_plain(v, vlen))
 		return r < 0 ? r : strbuf_appendn(sb, v, vlen);
@@ -388,8 +390,17 @@ int verb_cmdline(int argc, char **argv)
 	}
 	report(b);
 	if (!*b->line) {
-		if (!b->nentries && !b->nuncovered)
+		bool none = !b->nentries && !b->nuncovered;
+
+		/* The filter_* lists say the whole policy; a stock kernel's options only what it has. */
+		if (none && b->filter)
 			log_info("the policy allows every driver; no boot option is needed");
+		else if (none && !b->modules && !b->trace)
+			log_info("no boot option: neither the module tree nor the init calls of "
+				 "this stock kernel are known, so no denied driver can be named");
+		else if (none)
+			log_info("the policy denies nothing this kernel has; no boot option is "
+				 "needed");
 		else
 			log_info("no boot option fits or can be computed (see above)");
 		return EXIT_FINE;

@@ -28,8 +28,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The options, and what each list must read in the guest: the value between
-# "filter_X_drivers= and the closing quote.
-options=$("$ctl" --policy "$here/grub/policy.conf" cmdline)
+# "filter_X_drivers= and the closing quote. They are computed for the
+# patched kernel, named by its release and its config (CONFIG_DRIVER_FILTER=y)
+# in a target tree, not for the kernel this test runs on.
+kver=$(basename "$kdir"/boot/vmlinuz-* | sed 's/^vmlinuz-//')
+mkdir -p "$tmp/target/boot" "$tmp/target/proc/sys/kernel"
+cp "$kdir/config" "$tmp/target/boot/config-$kver"
+echo "$kver" >"$tmp/target/proc/sys/kernel/osrelease"
+options=$("$ctl" --sysroot "$tmp/target" --policy "$here/grub/policy.conf" cmdline)
 echo "drvfilterctl cmdline: $options"
 value() { printf '%s\n' "$options" | sed -n "s/.*\"filter_$1_drivers=\\([^\"]*\\)\".*/\\1/p"; }
 want_allow=$(value allow)
@@ -40,7 +46,6 @@ if [ -z "$want_allow" ] || [ -z "$want_deny" ]; then
 fi
 
 # The guest: the patched kernel and a busybox initramfs that prints the lists.
-kver=$(basename "$kdir"/boot/vmlinuz-* | sed 's/^vmlinuz-//')
 mkdir -p "$tmp/root/bin" "$tmp/root/proc" "$tmp/root/sys" "$tmp/boot/grub" "$tmp/default/grub.d"
 cp "$(command -v busybox)" "$tmp/root/bin/busybox"
 cp "$here/grub/init" "$tmp/root/init"
