@@ -14,6 +14,7 @@ endfunction()
 
 drvfilter_pkg_dir(UDEV_DIR udev udevdir /lib/udev)
 drvfilter_pkg_dir(DRACUT_MODULES_DIR dracut dracutmodulesdir /usr/lib/dracut/modules.d)
+drvfilter_pkg_dir(DRACUT_CONF_DIR dracut dracutconfdir /usr/lib/dracut/dracut.conf.d)
 drvfilter_pkg_dir(BASH_COMPLETION_DIR bash-completion completionsdir
                   ${CMAKE_INSTALL_FULL_DATADIR}/bash-completion/completions)
 
@@ -48,6 +49,9 @@ foreach(script module-setup.sh drvfilter-apply-hook.sh)
   drvfilter_install_configured(dracut-module/90drvfilter/${script}.in
                                ${DRACUT_MODULES_DIR}/90drvfilter "${executable}")
 endforeach()
+
+# Every initramfs dracut builds carries the module, whatever list of modules it is given.
+install(FILES dracut-module/50-drvfilter.conf DESTINATION ${DRACUT_CONF_DIR})
 
 install(FILES completion/drvfilterctl completion/drvfilter-apply DESTINATION ${BASH_COMPLETION_DIR})
 

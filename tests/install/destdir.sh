@@ -1,7 +1,7 @@
 #!/bin/sh
 # cmake --install into a DESTDIR: every file where the platform expects it
-# (udev's and bash-completion's directories from their pkg-config files,
-# dracut's modules.d, sbin, man5/man8, /etc) and nothing else; the udev rule
+# (udev's, dracut's and bash-completion's directories from their pkg-config
+# files, sbin, man5/man8, /etc) and nothing else; the udev rule
 # and the dracut module name the helper where it was installed, also under
 # another --prefix; an /etc/drvfilter.conf that is there already is kept; the
 # installed drvfilterctl accepts the installed policy.
@@ -18,6 +18,8 @@ udev=$(var udev udevdir)
 udev=${udev:-/lib/udev}
 dracut=$(var dracut dracutmodulesdir)
 dracut=${dracut:-/usr/lib/dracut/modules.d}
+dracutconf=$(var dracut dracutconfdir)
+dracutconf=${dracutconf:-/usr/lib/dracut/dracut.conf.d}
 completions=$(var bash-completion completionsdir)
 completions=${completions:-/usr/share/bash-completion/completions}
 
@@ -35,6 +37,7 @@ $completions/drvfilter-apply
 $completions/drvfilterctl
 $dracut/90drvfilter/drvfilter-apply-hook.sh
 $dracut/90drvfilter/module-setup.sh
+$dracutconf/50-drvfilter.conf
 $udev/rules.d/90-drvfilter.rules
 EOT
 diff -u "$tmp/want" "$tmp/got" || no "the installed files differ from the expected layout"

@@ -22,7 +22,8 @@ dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/drvfilter.c
 	no "/etc/drvfilter.conf is not a conffile"
 dpkg-deb -c "$deb" | awk '{print $NF}' | grep -v '/$' | sed 's|^\.||' | LC_ALL=C sort >"$tmp/files"
 for f in /etc/drvfilter.conf /usr/sbin/drvfilter-apply /usr/sbin/drvfilterctl \
-	/usr/lib/dracut/modules.d/90drvfilter/module-setup.sh /usr/share/man/man8/drvfilterctl.8 \
+	/usr/lib/dracut/modules.d/90drvfilter/module-setup.sh /usr/lib/dracut/dracut.conf.d/50-drvfilter.conf \
+	/usr/share/man/man8/drvfilterctl.8 \
 	/usr/share/bash-completion/completions/drvfilterctl; do
 	grep -qx "$f" "$tmp/files" || no "the package lacks $f"
 done
