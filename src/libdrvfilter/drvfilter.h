@@ -383,6 +383,10 @@ int df_module_decide(const struct df_policy *p, const char *bus, const char *mod
  */
 int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
 			 size_t *ret_n);
+/* The module tree @m reads: /lib/modules/RELEASE under the sysroot. */
+const char *df_modules_dir(const struct df_modules *m);
+/* How many modules the last df_modules_blacklist() judged: with device aliases, or loaded. */
+size_t df_modules_known(const struct df_modules *m);
 
 /*
  * After a driver is allowed at run time on a kernel without the filter: offer
