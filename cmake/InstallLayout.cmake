@@ -49,6 +49,8 @@ foreach(script module-setup.sh drvfilter-apply-hook.sh)
   drvfilter_install_configured(dracut-module/90drvfilter/${script}.in
                                ${DRACUT_MODULES_DIR}/90drvfilter "${executable}")
 endforeach()
+drvfilter_install_configured(dracut-module/99drvfilter-blacklist/module-setup.sh.in
+                             ${DRACUT_MODULES_DIR}/99drvfilter-blacklist "${executable}")
 
 # Every initramfs dracut builds carries the module, whatever list of modules it is given.
 install(FILES dracut-module/50-drvfilter.conf DESTINATION ${DRACUT_CONF_DIR})

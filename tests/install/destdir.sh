@@ -37,12 +37,14 @@ $completions/drvfilter-apply
 $completions/drvfilterctl
 $dracut/90drvfilter/drvfilter-apply-hook.sh
 $dracut/90drvfilter/module-setup.sh
+$dracut/99drvfilter-blacklist/module-setup.sh
 $dracutconf/50-drvfilter.conf
 $udev/rules.d/90-drvfilter.rules
 EOT
 diff -u "$tmp/want" "$tmp/got" || no "the installed files differ from the expected layout"
 root=$tmp/usr-tree
-for f in usr/sbin/drvfilter-apply usr/sbin/drvfilterctl "${dracut#/}/90drvfilter/module-setup.sh"; do
+for f in usr/sbin/drvfilter-apply usr/sbin/drvfilterctl "${dracut#/}/90drvfilter/module-setup.sh" \
+	"${dracut#/}/99drvfilter-blacklist/module-setup.sh"; do
 	[ -x "$root/$f" ] || no "$f is not executable"
 done
 [ "$(stat -c %a "$root/etc/drvfilter.conf")" = 644 ] || no "/etc/drvfilter.conf is not 0644"
@@ -52,7 +54,8 @@ grep -q '/usr/sbin/drvfilter-apply' "$root$dracut/90drvfilter/drvfilter-apply-ho
 	no "the dracut hook does not run /usr/sbin/drvfilter-apply"
 grep -q "$udev/rules.d/90-drvfilter.rules" "$root$dracut/90drvfilter/module-setup.sh" ||
 	no "the dracut module does not take the rule from $udev/rules.d"
-grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" &&
+grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" \
+	"$root$dracut/99drvfilter-blacklist/module-setup.sh" &&
 	no "a placeholder was left unconfigured"
 "$root/usr/sbin/drvfilterctl" check "$root/etc/drvfilter.conf" >/dev/null ||
 	no "the installed drvfilterctl refuses the installed policy"

@@ -28,6 +28,8 @@ for f in /etc/drvfilter.conf /usr/sbin/drvfilter-apply /usr/sbin/drvfilterctl \
 	grep -qx "$f" "$tmp/files" || no "the package lacks $f"
 done
 grep -q 'rules.d/90-drvfilter.rules$' "$tmp/files" || no "the package lacks the udev rule"
+grep -qx /usr/lib/dracut/modules.d/99drvfilter-blacklist/module-setup.sh "$tmp/files" ||
+	no "the package lacks the 99drvfilter-blacklist dracut module"
 
 root=$tmp/root
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
