@@ -586,6 +586,16 @@ struct df_report {
 	bool locked; /* the kernel policy is locked now */
 	char *policy_path;
 	char *policy_sha256; /* "" when fail-closed */
+	bool in_initramfs; /* run in the initramfs (it has /etc/initrd-release) */
+	/*
+	 * The policy the initramfs enforced at this boot ("" when it failed
+	 * closed), from this run or the state file's record; NULL when the
+	 * initramfs left none.
+	 */
+	char *initramfs_sha256;
+	/* Fallback mode: the module tree the blacklist was computed from (NULL: none was). */
+	char *blacklist_dir;
+	size_t blacklist_modules; /* the modules of it that were judged */
 	long long started_usec; /* CLOCK_REALTIME */
 	long long duration_usec; /* CLOCK_MONOTONIC */
 	struct df_counts counts;
@@ -765,6 +775,11 @@ struct df_state {
 	char *measure_error; /* why, or NULL */
 	long long measured_pcr; /* the PCR measured, -1 when none */
 	bool measured_rtmr;
+	/* Optional (older state files lack them): as in struct df_report. */
+	bool in_initramfs;
+	char *initramfs_sha256;
+	char *blacklist_dir;
+	long long blacklist_modules;
 };
 
 /* The report as JSON (the state file's format). */
