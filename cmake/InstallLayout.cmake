@@ -45,7 +45,7 @@ set(readable OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 set(executable ${readable} OWNER_EXECUTE GROUP_EXECUTE WORLD_EXECUTE)
 drvfilter_install_configured(udev-rules/90-drvfilter.rules.in ${DRVFILTER_UDEV_RULES_DIR}
                              "${readable}")
-foreach(script module-setup.sh drvfilter-apply-hook.sh)
+foreach(script module-setup.sh drvfilter-apply-hook.sh drvfilter-pivot-hook.sh)
   drvfilter_install_configured(dracut-module/90drvfilter/${script}.in
                                ${DRACUT_MODULES_DIR}/90drvfilter "${executable}")
 endforeach()

@@ -40,6 +40,13 @@ __attribute__((format(printf, 3, 4))) void df_ctx_log(const struct df_ctx *ctx, 
 						      const char *format, ...);
 /* NULL for the running system. */
 const char *df_ctx_get_sysroot(const struct df_ctx *ctx);
+/*
+ * Take /lib/modules from under @root (not the sysroot): the initramfs reads
+ * the real root's module tree at /sysroot before switch_root. NULL: the
+ * sysroot's again. 0 or -ENOMEM.
+ */
+int df_ctx_set_modules_root(struct df_ctx *ctx, const char *root);
+const char *df_ctx_get_modules_root(const struct df_ctx *ctx);
 /* @path (absolute) under the context's sysroot, as a new string; NULL when out of memory. */
 char *df_ctx_path(const struct df_ctx *ctx, const char *path);
 
@@ -364,7 +371,10 @@ const struct df_driver *df_bus_driver(const struct df_bus *bus, const char *name
 
 struct df_modules;
 
-/* The modules of the running kernel (/lib/modules/RELEASE under the sysroot); -ENOENT without. */
+/*
+ * The modules of the running kernel (/lib/modules/RELEASE under the sysroot,
+ * or under the context's modules root when it has one); -ENOENT without.
+ */
 int df_modules_open(struct df_ctx *ctx, struct df_modules **ret);
 struct df_modules *df_modules_free(struct df_modules *m);
 /* The modules whose aliases match @modalias. */

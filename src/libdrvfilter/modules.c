@@ -57,7 +57,13 @@ int df_modules_open(struct df_ctx *ctx, struct df_modules **ret)
 		return r;
 	if (asprintf(&rel, "/lib/modules/%s", release) < 0)
 		return -ENOMEM;
-	dir = df_ctx_path(ctx, rel);
+	/* Another root's tree (the real root, from the initramfs), else the sysroot's. */
+	if (df_ctx_get_modules_root(ctx)) {
+		if (asprintf(&dir, "%s%s", df_ctx_get_modules_root(ctx), rel) < 0)
+			dir = NULL;
+	} else {
+		dir = df_ctx_path(ctx, rel);
+	}
 	if (!dir)
 		return -ENOMEM;
 	if (access(dir, F_OK) < 0)

@@ -32,6 +32,7 @@ static bool arg_dry_run;
 static bool arg_udev;
 static bool arg_verbose;
 static unsigned arg_timeout = 60;
+static const char *arg_modules_from;
 static int kmsg_fd = -1;
 /* /sys/kernel/driver_filter, opened before anything can hang, for the watchdog. */
 static int watchdog_kfd = -1;
@@ -53,6 +54,9 @@ static void help(void)
 	       "  -v, --verbose       also print every action on standard error\n"
 	       "      --timeout SECS  fail closed and stop if not done by then (default 60;\n"
 	       "                      0: no limit)\n"
+	       "      --modules-from ROOT\n"
+	       "                      compute the blacklist from ROOT's /lib/modules (the\n"
+	       "                      initramfs before switch_root: /sysroot)\n"
 	       "  -h, --help          show this help\n"
 	       "  -V, --version       show the version\n"
 	       "\n"
@@ -114,6 +118,7 @@ static int parse_argv(int argc, char **argv)
 		ARG_SYSROOT = 0x100,
 		ARG_UDEV,
 		ARG_TIMEOUT,
+		ARG_MODULES_FROM,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -124,6 +129,7 @@ static int parse_argv(int argc, char **argv)
 		{ "udev", no_argument, NULL, ARG_UDEV },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "timeout", required_argument, NULL, ARG_TIMEOUT },
+		{ "modules-from", required_argument, NULL, ARG_MODULES_FROM },
 		{},
 	};
 	int c;
@@ -164,6 +170,11 @@ static int parse_argv(int argc, char **argv)
 			arg_timeout = (unsigned)t;
 			break;
 		}
+		case ARG_MODULES_FROM:
+			if (optarg[0] != '/')
+				return usage_error("--modules-from needs an absolute path");
+			arg_modules_from = optarg;
+			break;
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -327,6 +338,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	r = df_ctx_new(arg_sysroot, &ctx);
+	if (r >= 0 && arg_modules_from)
+		r = df_ctx_set_modules_root(ctx, arg_modules_from);
 	if (r < 0)
 		return log_error_errno(r, "%m"), 1;
 	open_kmsg(ctx);

@@ -36,6 +36,7 @@ LC_ALL=C sort >"$tmp/want" <<EOT
 $completions/drvfilter-apply
 $completions/drvfilterctl
 $dracut/90drvfilter/drvfilter-apply-hook.sh
+$dracut/90drvfilter/drvfilter-pivot-hook.sh
 $dracut/90drvfilter/module-setup.sh
 $dracut/99drvfilter-blacklist/module-setup.sh
 $dracutconf/50-drvfilter.conf
@@ -55,7 +56,7 @@ grep -q '/usr/sbin/drvfilter-apply' "$root$dracut/90drvfilter/drvfilter-apply-ho
 grep -q "$udev/rules.d/90-drvfilter.rules" "$root$dracut/90drvfilter/module-setup.sh" ||
 	no "the dracut module does not take the rule from $udev/rules.d"
 grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" \
-	"$root$dracut/99drvfilter-blacklist/module-setup.sh" &&
+	"$root$dracut/90drvfilter/drvfilter-pivot-hook.sh" "$root$dracut/99drvfilter-blacklist/module-setup.sh" &&
 	no "a placeholder was left unconfigured"
 "$root/usr/sbin/drvfilterctl" check "$root/etc/drvfilter.conf" >/dev/null ||
 	no "the installed drvfilterctl refuses the installed policy"

@@ -30,6 +30,8 @@ done
 grep -q 'rules.d/90-drvfilter.rules$' "$tmp/files" || no "the package lacks the udev rule"
 grep -qx /usr/lib/dracut/modules.d/99drvfilter-blacklist/module-setup.sh "$tmp/files" ||
 	no "the package lacks the 99drvfilter-blacklist dracut module"
+grep -qx /usr/lib/dracut/modules.d/90drvfilter/drvfilter-pivot-hook.sh "$tmp/files" ||
+	no "the package lacks the pre-pivot hook"
 
 root=$tmp/root
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
