@@ -33,6 +33,7 @@ static bool arg_udev;
 static bool arg_verbose;
 static unsigned arg_timeout = 60;
 static const char *arg_modules_from;
+static bool arg_real_root;
 static int kmsg_fd = -1;
 /* /sys/kernel/driver_filter, opened before anything can hang, for the watchdog. */
 static int watchdog_kfd = -1;
@@ -57,6 +58,8 @@ static void help(void)
 	       "      --modules-from ROOT\n"
 	       "                      compute the blacklist from ROOT's /lib/modules (the\n"
 	       "                      initramfs before switch_root: /sysroot)\n"
+	       "      --real-root     the run from the real root after switch_root: an\n"
+	       "                      initramfs that left no record of its run is an error\n"
 	       "  -h, --help          show this help\n"
 	       "  -V, --version       show the version\n"
 	       "\n"
@@ -119,6 +122,7 @@ static int parse_argv(int argc, char **argv)
 		ARG_UDEV,
 		ARG_TIMEOUT,
 		ARG_MODULES_FROM,
+		ARG_REAL_ROOT,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -130,6 +134,7 @@ static int parse_argv(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "timeout", required_argument, NULL, ARG_TIMEOUT },
 		{ "modules-from", required_argument, NULL, ARG_MODULES_FROM },
+		{ "real-root", no_argument, NULL, ARG_REAL_ROOT },
 		{},
 	};
 	int c;
@@ -174,6 +179,9 @@ static int parse_argv(int argc, char **argv)
 			if (optarg[0] != '/')
 				return usage_error("--modules-from needs an absolute path");
 			arg_modules_from = optarg;
+			break;
+		case ARG_REAL_ROOT:
+			arg_real_root = true;
 			break;
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -376,6 +384,19 @@ int main(int argc, char **argv)
 	}
 	if (r == -EIO || failed)
 		status = 1;
+	/*
+	 * After switch_root the initramfs's run must have left its state: else
+	 * it did not run (an image built without 90drvfilter, --omit drvfilter)
+	 * and every driver bound until now was bound unchecked.
+	 */
+	if (arg_real_root && !arg_udev && !rep->in_initramfs && !rep->initramfs_sha256) {
+		df_ctx_log(ctx, LOG_CRIT,
+			   "action=error the initramfs left no record of drvfilter-apply: it "
+			   "did not enforce the policy (built without dracut's 90drvfilter?); "
+			   "enforced from the real root only now");
+		rep->counts.errors++;
+		status = 1;
+	}
 	/* The evidence of the run, enforced or failed closed: what a verifier decides on. */
 	if (!arg_udev && !arg_dry_run) {
 		r = df_measure(ctx, p, rep);

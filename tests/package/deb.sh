@@ -32,6 +32,11 @@ grep -qx /usr/lib/dracut/modules.d/99drvfilter-blacklist/module-setup.sh "$tmp/f
 	no "the package lacks the 99drvfilter-blacklist dracut module"
 grep -qx /usr/lib/dracut/modules.d/90drvfilter/drvfilter-pivot-hook.sh "$tmp/files" ||
 	no "the package lacks the pre-pivot hook"
+grep -q 'systemd/system/drvfilter-apply.service$' "$tmp/files" || no "the package lacks the unit"
+# Enabled by the package itself: the link into sysinit.target.wants is in it.
+dpkg-deb -c "$deb" |
+	grep -q 'systemd/system/sysinit.target.wants/drvfilter-apply.service -> \.\./drvfilter-apply.service$' ||
+	no "the package does not link the unit into sysinit.target.wants"
 
 root=$tmp/root
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
