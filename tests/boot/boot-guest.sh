@@ -32,12 +32,15 @@ trap 'rm -rf "$tmp"' EXIT
 cp -a /usr/lib/dracut "$tmp/dracut"
 cp -a "$stage/usr/lib/dracut/modules.d/90drvfilter" "$here/dracut/95drvfiltertest" \
 	"$tmp/dracut/modules.d/"
-# The image's own blacklist, where the build has it.
-[ ! -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ] ||
+# The image's own blacklist, where the build has it (90drvfilter requires it).
+early=
+if [ -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ]; then
 	cp -a "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" "$tmp/dracut/modules.d/"
+	early=drvfilter-blacklist
+fi
 drvfilter_prefix=$stage drvfilter_policy=$policy dracutbasedir=$tmp/dracut \
 	dracut --force --no-hostonly --no-hostonly-cmdline --no-early-microcode \
-	--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
+	--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest $early" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
 	--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix ${DRACUT_DRIVERS:-}" \
 	--compress gzip "$out/initrd.img" >"$out/dracut.log" 2>&1 || {
 	tail -n 20 "$out/dracut.log" >&2

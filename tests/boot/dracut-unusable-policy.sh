@@ -1,9 +1,10 @@
 #!/bin/sh
 # Once drvfilter is installed, dracut never builds an initramfs without it:
 # with dracut's default set of modules, a policy that is missing, a
-# directory, a dangling link or unreadable, a helper that is missing, or a
-# part dracut cannot copy into the image stops the run with a message naming
-# the problem, and no image is written; a list of modules that does not name
+# directory, a dangling link or unreadable, a helper that is missing, a part
+# dracut cannot copy into the image, or the image's own blacklist module left
+# out stops the run with a message naming the problem, and no image is
+# written; a list of modules that does not name
 # drvfilter (-m) still gets it (the package's dracut.conf.d file); a usable
 # policy gives an image with drvfilter in it.
 #   dracut-unusable-policy.sh BUILD-DIR
@@ -19,6 +20,9 @@ confdir=${confdir:-/usr/lib/dracut/dracut.conf.d}
 # file beside its own (dracut reads $dracutbasedir/dracut.conf.d).
 cp -a /usr/lib/dracut "$tmp/dracut"
 cp -a "$stage/usr/lib/dracut/modules.d/90drvfilter" "$tmp/dracut/modules.d/"
+# The image's own blacklist, where the build has it.
+[ ! -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ] ||
+	cp -a "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" "$tmp/dracut/modules.d/"
 mkdir -p "$tmp/dracut/dracut.conf.d" "$tmp/emptyconfd"
 cp "$stage$confdir/50-drvfilter.conf" "$tmp/dracut/dracut.conf.d/" 2>/dev/null
 fail=0
@@ -80,6 +84,11 @@ refused no-helper "drvfilter-apply is missing" "$tmp/nohelper" "$policy"
 # A policy check accepts but dracut-install cannot copy (a relative path):
 # dracut only logs FAILED and would write an image without the policy.
 (cd "$tmp" && refused not-installed "cannot put policy.conf into the image" "$stage" policy.conf)
+# Without 99drvfilter-blacklist, what loads modules before the hook is not
+# filtered: drvfilter requires it rather than depending on it, since dracut
+# drops a module whose dependency is omitted with only a line in its log.
+refused no-early-blacklist "drvfilter-blacklist module is missing or omitted" "$stage" "$policy" \
+	--omit drvfilter-blacklist
 
 if run usable "$stage" "$policy"; then
 	carries usable
