@@ -67,8 +67,8 @@ int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *
 
 /*
  * Note in @rep whether this run is in the initramfs and, in the real root,
- * which policy the initramfs enforced (from the state file it left). 0 or
- * -ENOMEM.
+ * which policy the initramfs enforced (the record its run left beside the
+ * state file, /run/drvfilter/initramfs-policy). 0 or -ENOMEM.
  */
 int df_report_note_origin(struct df_ctx *ctx, struct df_report *rep);
 

@@ -11,9 +11,12 @@
 #include "enforce-private.h"
 #include "json-read.h"
 #include "json.h"
+#include "sha256.h"
 
 #define STATE_DIR "/run/drvfilter"
 #define STATE_NAME "state.json"
+/* The policy the initramfs enforced: its SHA-256, or "" when it failed closed. */
+#define ORIGIN_NAME "initramfs-policy"
 
 static void write_counts(struct json *j, const struct df_counts *c)
 {
@@ -114,7 +117,20 @@ static int fill_state(FILE *f, void *data)
 
 int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
 {
-	return df_write_file_atomic_with(ctx, STATE_DIR, STATE_NAME, 0644, fill_state, (void *)rep);
+	char line[SHA256_HEX_SIZE + 1];
+	int r = df_write_file_atomic_with(ctx, STATE_DIR, STATE_NAME, 0644, fill_state,
+					  (void *)rep);
+
+	/*
+	 * The initramfs's record of its policy, for the real root's runs: a file
+	 * of its own, which no later run rewrites (and which the boot helper
+	 * reads without a JSON parser).
+	 */
+	if (r >= 0 && rep->in_initramfs) {
+		snprintf(line, sizeof(line), "%s\n", rep->policy_sha256);
+		r = df_write_file_atomic(ctx, STATE_DIR, ORIGIN_NAME, line, strlen(line), 0644);
+	}
+	return r;
 }
 
 int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize)
@@ -237,10 +253,8 @@ void df_state_release(struct df_state *st)
 int df_report_note_origin(struct df_ctx *ctx, struct df_report *rep)
 {
 	_cleanup_free_ char *release = df_ctx_path(ctx, "/etc/initrd-release");
-	struct df_state st;
-	const char *sha;
-	char why[128];
-	int r;
+	char sha[SHA256_HEX_SIZE + 1];
+	ssize_t n;
 
 	if (!release)
 		return -ENOMEM;
@@ -248,14 +262,10 @@ int df_report_note_origin(struct df_ctx *ctx, struct df_report *rep)
 	rep->in_initramfs = access(release, F_OK) == 0;
 	if (rep->in_initramfs)
 		return (rep->initramfs_sha256 = strdup(rep->policy_sha256)) ? 0 : -ENOMEM;
-	/* In the real root: what the initramfs's run recorded, or an earlier run's note of it. */
-	r = df_state_read(ctx, &st, why, sizeof(why));
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return 0; /* no record to go by */
-	sha = st.in_initramfs ? st.policy_sha256 : st.initramfs_sha256;
-	r = sha && !(rep->initramfs_sha256 = strdup(sha)) ? -ENOMEM : 0;
-	df_state_release(&st);
-	return r;
+	/* In the real root: what the initramfs's run left, for the whole boot; else no record. */
+	n = df_read_file(ctx, STATE_DIR "/" ORIGIN_NAME, sha, sizeof(sha));
+	if (n < 0 || (n != 0 && n != SHA256_HEX_SIZE - 1) ||
+	    strspn(sha, "0123456789abcdef") != (size_t)n)
+		return 0;
+	return (rep->initramfs_sha256 = strdup(sha)) ? 0 : -ENOMEM;
 }
