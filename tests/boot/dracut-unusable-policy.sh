@@ -1,12 +1,13 @@
 #!/bin/sh
 # Once drvfilter is installed, dracut never builds an initramfs without it:
 # with dracut's default set of modules, a policy that is missing, a
-# directory, a dangling link or unreadable, a helper that is missing, a part
-# dracut cannot copy into the image, or the image's own blacklist module left
-# out stops the run with a message naming the problem, and no image is
-# written; a list of modules that does not name
-# drvfilter (-m) still gets it (the package's dracut.conf.d file); a usable
-# policy gives an image with drvfilter in it.
+# directory, a dangling link or unreadable, an invalid drop-in, a helper that
+# is missing, a part dracut cannot copy into the image, or the image's own
+# blacklist module left out stops the run with a message naming the problem,
+# and no image is written; the policy's drop-ins go into the image with it;
+# a list of modules that does not name drvfilter (-m) still gets it (the
+# package's dracut.conf.d file); a usable policy gives an image with
+# drvfilter in it.
 #   dracut-unusable-policy.sh BUILD-DIR
 set -u
 command -v dracut >/dev/null || { echo "dracut is missing: scripts/install-deps boot" >&2; exit 77; }
@@ -95,6 +96,20 @@ if run usable "$stage" "$policy"; then
 else
 	no "usable: dracut failed with a usable policy" && tail -n 15 "$tmp/usable.log"
 fi
+# The set the boot loads is the policy and its drop-ins: the image carries
+# them all, and an invalid drop-in is an invalid policy.
+mkdir -p "$tmp/set/drvfilter.conf.d"
+cp "$policy" "$tmp/set/drvfilter.conf"
+printf '[deny]\npci = e1000\n' >"$tmp/set/drvfilter.conf.d/10-nic.conf"
+if run dropins "$stage" "$tmp/set/drvfilter.conf"; then
+	carries dropins
+	grep -q 'etc/drvfilter.conf.d/10-nic.conf$' "$tmp/dropins.list" ||
+		no "dropins: the image lacks etc/drvfilter.conf.d/10-nic.conf"
+else
+	no "dropins: dracut failed with a usable set" && tail -n 15 "$tmp/dropins.log"
+fi
+printf '[deny]\npci = e1000\npci = e1000e\n' >"$tmp/set/drvfilter.conf.d/20-twice.conf"
+refused bad-dropin "$tmp/set/drvfilter.conf is not a valid policy" "$stage" "$tmp/set/drvfilter.conf"
 if [ ! -e "$stage$confdir/50-drvfilter.conf" ]; then
 	no "no $confdir/50-drvfilter.conf is installed"
 elif run module-list "$stage" "$policy" --modules base; then
