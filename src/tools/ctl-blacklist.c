@@ -42,9 +42,14 @@ int verb_blacklist(int argc, char **argv)
 		goto out;
 	}
 	printf("# Written by drvfilterctl blacklist from %s (sha256 %s)\n"
-	       "# for %s, %zu modules with device aliases or loaded.\n"
-	       "# Modules that provide only denied drivers.\n",
+	       "# for %s, %zu modules with device aliases or loaded.\n",
 	       df_policy_path(p), df_policy_sha256(p), df_modules_dir(m), df_modules_known(m));
+	/* Audit mode enforces nothing, at boot neither: no module is kept out. */
+	if (df_policy_mode(p) == DF_MODE_AUDIT) {
+		printf("# mode = audit: nothing is blacklisted.\n");
+		goto out;
+	}
+	printf("# Modules that provide only denied drivers.\n");
 	for (size_t i = 0; i < n; i++) {
 		/* A blank in a name would make an install line run a command: names only. */
 		if (df_modname_check(mods[i]) < 0) {
