@@ -6,10 +6,9 @@
 # boot/vmlinuz-KVER and lib/modules/KVER (stock-kernel.sh). The guest runs the
 # test module's report hook and reboots; OUT gets initrd.img, dracut.log and
 # console. Devices default to virtio-blk (a blank disk, or the real root
-# file system image $GUEST_ROOT), virtio-net, e1000 and xHCI;
-# $GUEST_DEVICES adds QEMU arguments to them. Extra kernel arguments come from
-# $GUEST_APPEND; $GUEST_TIMEOUT bounds the boot (seconds, default 300);
-# $DRACUT_MODULES picks the initrd's flavour (default "base",
+# file system image $GUEST_ROOT), virtio-net, e1000 and xHCI. Extra kernel
+# arguments come from $GUEST_APPEND; $GUEST_TIMEOUT bounds the boot (seconds,
+# default 300); $DRACUT_MODULES picks the initrd's flavour (default "base",
 # the classic one; "systemd-initrd dracut-systemd" for systemd's), and
 # $DRACUT_DRIVERS adds kernel modules to the image; $GUEST_RECORD_DISK adds a
 # disk a recording boot writes to; $GUEST_GRUB_CMDLINE boots through GRUB
@@ -89,9 +88,8 @@ else
 	set -- -kernel "$kdir/boot/vmlinuz-$kver" -initrd "$out/initrd.img" -append "$cmdline" "$@"
 fi
 start=$(date +%s)
-# shellcheck disable=SC2086 # $GUEST_DEVICES is a list of QEMU arguments
 timeout "${GUEST_TIMEOUT:-300}" qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
-	-serial "file:$out/console.raw" "$@" ${GUEST_DEVICES:-} || true
+	-serial "file:$out/console.raw" "$@" || true
 [ -e "$tmp/swtpm.pid" ] && { kill "$(cat "$tmp/swtpm.pid")" 2>/dev/null || true; }
 sed -e 's/\r$//' "$out/console.raw" >"$out/console"
 echo "guest ran $(($(date +%s) - start)) s" >&2

@@ -60,13 +60,12 @@ export GUEST_SWTPM
 GUEST_QEMU=$(cat "$scenario/qemu" 2>/dev/null || true)
 export GUEST_QEMU
 # ... and its dracut modules (the initrd's flavour) in its dracut-modules file,
-# extra kernel modules for the image in its drivers file, extra QEMU devices
-# in its devices file, the longest the boot may take in its timeout file.
+# extra kernel modules for the image in its drivers file, the longest the boot
+# may take in its timeout file.
 DRACUT_MODULES=$(cat "$scenario/dracut-modules" 2>/dev/null || echo base)
 DRACUT_DRIVERS=$(cat "$scenario/drivers" 2>/dev/null || true)
-GUEST_DEVICES=$(cat "$scenario/devices" 2>/dev/null || true)
 GUEST_TIMEOUT=$(cat "$scenario/timeout" 2>/dev/null || echo 300)
-export DRACUT_MODULES DRACUT_DRIVERS GUEST_DEVICES GUEST_TIMEOUT
+export DRACUT_MODULES DRACUT_DRIVERS GUEST_TIMEOUT
 # A scenario with a real-root file boots on into a real root (real-root.sh,
 # cached) that carries the build and its policy (root.conf if the scenario
 # has one, else the scenario's policy) and reports from there.
