@@ -1,7 +1,8 @@
 #!/bin/sh
-# What the dracut module adds to an initramfs: two images of Debian's stock
-# kernel built with the real dracut, without and with 90drvfilter (helper,
-# policy, udev rule, hook), uncompressed and gzip'ed, and the files it adds.
+# What the dracut modules add to an initramfs: two images of Debian's stock
+# kernel built with the real dracut, without and with 90drvfilter and
+# 99drvfilter-blacklist (helper, policy, udev rule, hooks, the image's own
+# blacklist), uncompressed and gzip'ed, and the files they add.
 # Target (DESIGN.md): at most 150 KiB.
 # Usage: bench/initramfs-size.sh BUILD-DIR
 set -eu
@@ -14,10 +15,11 @@ DESTDIR=$tmp/stage cmake --install "$build" --prefix /usr >/dev/null
 kdir=$(sh "$top/tests/boot/stock-kernel.sh")
 kver=$(basename "$(ls -d "$kdir"/lib/modules/*)")
 cp -a /usr/lib/dracut "$tmp/dracut"
-cp -a "$tmp/stage/usr/lib/dracut/modules.d/90drvfilter" "$tmp/dracut/modules.d/"
+cp -a "$tmp/stage/usr/lib/dracut/modules.d/90drvfilter" \
+	"$tmp/stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" "$tmp/dracut/modules.d/"
 for variant in without with; do
 	mods="base rootfs-block"
-	[ "$variant" = with ] && mods="$mods drvfilter"
+	[ "$variant" = with ] && mods="$mods drvfilter drvfilter-blacklist"
 	for comp in cat gzip; do
 		drvfilter_prefix=$tmp/stage drvfilter_policy=$top/conf/drvfilter.conf \
 			dracutbasedir=$tmp/dracut dracut --force --no-hostonly --no-hostonly-cmdline \

@@ -14,10 +14,13 @@ endfunction()
 
 drvfilter_pkg_dir(UDEV_DIR udev udevdir /lib/udev)
 drvfilter_pkg_dir(DRACUT_MODULES_DIR dracut dracutmodulesdir /usr/lib/dracut/modules.d)
+drvfilter_pkg_dir(DRACUT_CONF_DIR dracut dracutconfdir /usr/lib/dracut/dracut.conf.d)
+drvfilter_pkg_dir(SYSTEMD_UNIT_DIR systemd systemdsystemunitdir /lib/systemd/system)
 drvfilter_pkg_dir(BASH_COMPLETION_DIR bash-completion completionsdir
                   ${CMAKE_INSTALL_FULL_DATADIR}/bash-completion/completions)
 
 set(DRVFILTER_UDEV_RULES_DIR ${UDEV_DIR}/rules.d)
+get_filename_component(DRVFILTER_POLICY_DIR ${DRVFILTER_POLICY_PATH} DIRECTORY)
 
 # The rule and the module name the helper's path, which --prefix may change
 # at install time: they are configured then, not at configure time.
@@ -30,6 +33,7 @@ function(drvfilter_install_configured template destination permissions)
       set(DRVFILTER_SBINDIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_SBINDIR}\")
     endif()
     set(DRVFILTER_POLICY_PATH \"${DRVFILTER_POLICY_PATH}\")
+    set(DRVFILTER_POLICY_DIR \"${DRVFILTER_POLICY_DIR}\")
     set(DRVFILTER_UDEV_RULES_DIR \"${DRVFILTER_UDEV_RULES_DIR}\")
     # A directory of this install's own: installs may run side by side.
     string(RANDOM LENGTH 12 tag)
@@ -44,16 +48,30 @@ set(readable OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 set(executable ${readable} OWNER_EXECUTE GROUP_EXECUTE WORLD_EXECUTE)
 drvfilter_install_configured(udev-rules/90-drvfilter.rules.in ${DRVFILTER_UDEV_RULES_DIR}
                              "${readable}")
-foreach(script module-setup.sh drvfilter-apply-hook.sh)
+foreach(script module-setup.sh drvfilter-apply-hook.sh drvfilter-pivot-hook.sh)
   drvfilter_install_configured(dracut-module/90drvfilter/${script}.in
                                ${DRACUT_MODULES_DIR}/90drvfilter "${executable}")
 endforeach()
+drvfilter_install_configured(dracut-module/99drvfilter-blacklist/module-setup.sh.in
+                             ${DRACUT_MODULES_DIR}/99drvfilter-blacklist "${executable}")
+
+# The unit that applies the policy again from the real root, pulled in by a
+# sysinit.target.wants link beside it, as systemd's own early units are: no
+# preset or missing postinst leaves a firewall off; systemctl mask does.
+drvfilter_install_configured(systemd/drvfilter-apply.service.in ${SYSTEMD_UNIT_DIR} "${readable}")
+install(CODE "
+  set(wants \"\$ENV{DESTDIR}${SYSTEMD_UNIT_DIR}/sysinit.target.wants\")
+  file(MAKE_DIRECTORY \"\${wants}\")
+  file(CREATE_LINK ../drvfilter-apply.service \"\${wants}/drvfilter-apply.service\" SYMBOLIC)
+  message(STATUS \"Installing: \${wants}/drvfilter-apply.service -> ../drvfilter-apply.service\")")
+
+# Every initramfs dracut builds carries the module, whatever list of modules it is given.
+install(FILES dracut-module/50-drvfilter.conf DESTINATION ${DRACUT_CONF_DIR})
 
 install(FILES completion/drvfilterctl completion/drvfilter-apply DESTINATION ${BASH_COMPLETION_DIR})
 
 # The shipped policy: its pristine copy, and /etc's unless the admin has one.
 install(FILES conf/drvfilter.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter)
-get_filename_component(DRVFILTER_POLICY_DIR ${DRVFILTER_POLICY_PATH} DIRECTORY)
 install(CODE "
   set(policy \"\$ENV{DESTDIR}${DRVFILTER_POLICY_PATH}\")
   if(EXISTS \"\${policy}\")

@@ -10,6 +10,7 @@
 struct df_ctx {
 	int refcount;
 	char *sysroot; /* NULL: the running system */
+	char *modules_root; /* NULL: /lib/modules under the sysroot */
 	df_log_fn log_fn;
 	void *log_data;
 	int log_priority;
@@ -51,6 +52,7 @@ struct df_ctx *df_ctx_unref(struct df_ctx *ctx)
 	if (!ctx || --ctx->refcount > 0)
 		return NULL;
 	free(ctx->sysroot);
+	free(ctx->modules_root);
 	free(ctx);
 	return NULL;
 }
@@ -69,6 +71,22 @@ void df_ctx_set_log_priority(struct df_ctx *ctx, int priority)
 const char *df_ctx_get_sysroot(const struct df_ctx *ctx)
 {
 	return ctx->sysroot;
+}
+
+int df_ctx_set_modules_root(struct df_ctx *ctx, const char *root)
+{
+	char *copy = NULL;
+
+	if (root && !(copy = strdup(root)))
+		return -ENOMEM;
+	free(ctx->modules_root);
+	ctx->modules_root = copy;
+	return 0;
+}
+
+const char *df_ctx_get_modules_root(const struct df_ctx *ctx)
+{
+	return ctx->modules_root;
 }
 
 char *df_ctx_path(const struct df_ctx *ctx, const char *path)

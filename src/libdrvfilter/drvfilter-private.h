@@ -251,8 +251,6 @@ int df_modtable_load(struct df_modules *m, struct df_modtable *t);
 void df_modtable_release(struct df_modtable *t);
 /* A module that provides a denied driver and no allowed one (as the fallback blacklist judges). */
 bool df_modinfo_denied(const struct df_policy *p, const struct df_modinfo *mi);
-/* The module directory, /lib/modules/RELEASE under the sysroot. */
-const char *df_modules_dir(const struct df_modules *m);
 
 /* ---- initcalls.c: kallsyms' init calls, the init-call trace, modules' init functions ---- */
 

@@ -40,6 +40,13 @@ __attribute__((format(printf, 3, 4))) void df_ctx_log(const struct df_ctx *ctx, 
 						      const char *format, ...);
 /* NULL for the running system. */
 const char *df_ctx_get_sysroot(const struct df_ctx *ctx);
+/*
+ * Take /lib/modules from under @root (not the sysroot): the initramfs reads
+ * the real root's module tree at /sysroot before switch_root. NULL: the
+ * sysroot's again. 0 or -ENOMEM.
+ */
+int df_ctx_set_modules_root(struct df_ctx *ctx, const char *root);
+const char *df_ctx_get_modules_root(const struct df_ctx *ctx);
 /* @path (absolute) under the context's sysroot, as a new string; NULL when out of memory. */
 char *df_ctx_path(const struct df_ctx *ctx, const char *path);
 
@@ -367,7 +374,10 @@ const struct df_driver *df_bus_driver(const struct df_bus *bus, const char *name
 
 struct df_modules;
 
-/* The modules of the running kernel (/lib/modules/RELEASE under the sysroot); -ENOENT without. */
+/*
+ * The modules of the running kernel (/lib/modules/RELEASE under the sysroot,
+ * or under the context's modules root when it has one); -ENOENT without.
+ */
 int df_modules_open(struct df_ctx *ctx, struct df_modules **ret);
 struct df_modules *df_modules_free(struct df_modules *m);
 /* The modules whose aliases match @modalias. */
@@ -386,6 +396,10 @@ int df_module_decide(const struct df_policy *p, const char *bus, const char *mod
  */
 int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char ***ret,
 			 size_t *ret_n);
+/* The module tree @m reads: /lib/modules/RELEASE under the sysroot. */
+const char *df_modules_dir(const struct df_modules *m);
+/* How many modules the last df_modules_blacklist() judged: with device aliases, or loaded. */
+size_t df_modules_known(const struct df_modules *m);
 
 /*
  * After a driver is allowed at run time on a kernel without the filter: offer
@@ -585,6 +599,16 @@ struct df_report {
 	bool locked; /* the kernel policy is locked now */
 	char *policy_path;
 	char *policy_sha256; /* "" when fail-closed */
+	bool in_initramfs; /* run in the initramfs (it has /etc/initrd-release) */
+	/*
+	 * The policy the initramfs enforced at this boot ("" when it failed
+	 * closed), from this run or the state file's record; NULL when the
+	 * initramfs left none.
+	 */
+	char *initramfs_sha256;
+	/* Fallback mode: the module tree the blacklist was computed from (NULL: none was). */
+	char *blacklist_dir;
+	size_t blacklist_modules; /* the modules of it that were judged */
 	long long started_usec; /* CLOCK_REALTIME */
 	long long duration_usec; /* CLOCK_MONOTONIC */
 	struct df_counts counts;
@@ -764,6 +788,11 @@ struct df_state {
 	char *measure_error; /* why, or NULL */
 	long long measured_pcr; /* the PCR measured, -1 when none */
 	bool measured_rtmr;
+	/* Optional (older state files lack them): as in struct df_report. */
+	bool in_initramfs;
+	char *initramfs_sha256;
+	char *blacklist_dir;
+	long long blacklist_modules;
 };
 
 /* The report as JSON (the state file's format). */

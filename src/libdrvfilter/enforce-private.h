@@ -63,6 +63,15 @@ bool df_run_writes(const struct df_run *run);
 /* Write an attribute, unless this run changes nothing. */
 int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value);
 
+/* ---- state.c: where this run happens ---- */
+
+/*
+ * Note in @rep whether this run is in the initramfs and, in the real root,
+ * which policy the initramfs enforced (the record its run left beside the
+ * state file, /run/drvfilter/initramfs-policy). 0 or -ENOMEM.
+ */
+int df_report_note_origin(struct df_ctx *ctx, struct df_report *rep);
+
 /* ---- kernel-filter.c: /sys/kernel/driver_filter and the allowed bits ---- */
 
 /* df_kfilter_open() and df_kfilter_read_locked() are in drvfilter-private.h. */

@@ -423,6 +423,11 @@ int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, stru
 	r = df_run_start(ctx, p, flags, &run, &kfd);
 	if (r < 0)
 		return r;
+	r = df_report_note_origin(ctx, run.rep);
+	if (r < 0) {
+		df_report_free(run.rep);
+		return r;
+	}
 	if ((flags & DF_APPLY_OVERRIDE_OK) && df_cmdline_override(ctx) > 0) {
 		run.rep->override = true;
 		df_log_cond(

@@ -31,6 +31,11 @@ int df_fallback_blacklist(struct df_run *run)
 	}
 	if (r >= 0)
 		r = df_modules_blacklist(m, run->p, &mods, &n);
+	/* Which module set it knows: the initramfs's own, or the real root's whole tree. */
+	if (r >= 0 && !(run->rep->blacklist_dir = strdup(df_modules_dir(m))))
+		r = -ENOMEM;
+	if (r >= 0)
+		run->rep->blacklist_modules = df_modules_known(m);
 	df_modules_free(m);
 	if (r < 0) {
 		if (r == -ENOMEM)

@@ -29,6 +29,7 @@ struct df_modules {
 	struct df_ctx *ctx;
 	struct kmod_ctx *kmod;
 	char dirname[PATH_MAX];
+	size_t known; /* modules the last df_modules_blacklist() judged */
 };
 
 _printf_(6, 0) static void kmod_log(void *data, int priority, const char *file, int line,
@@ -56,7 +57,13 @@ int df_modules_open(struct df_ctx *ctx, struct df_modules **ret)
 		return r;
 	if (asprintf(&rel, "/lib/modules/%s", release) < 0)
 		return -ENOMEM;
-	dir = df_ctx_path(ctx, rel);
+	/* Another root's tree (the real root, from the initramfs), else the sysroot's. */
+	if (df_ctx_get_modules_root(ctx)) {
+		if (asprintf(&dir, "%s%s", df_ctx_get_modules_root(ctx), rel) < 0)
+			dir = NULL;
+	} else {
+		dir = df_ctx_path(ctx, rel);
+	}
 	if (!dir)
 		return -ENOMEM;
 	if (access(dir, F_OK) < 0)
@@ -411,6 +418,7 @@ int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char *
 	for (size_t i = 0; r == 0 && i < t.n; i++)
 		if (df_modinfo_denied(p, t.all[i]))
 			r = strv_push(&list, t.all[i]->name);
+	m->known = r == 0 ? t.n : 0;
 	df_modtable_release(&t);
 	if (r < 0) {
 		strv_release(&list);
@@ -419,6 +427,11 @@ int df_modules_blacklist(struct df_modules *m, const struct df_policy *p, char *
 	strv_sort(&list);
 	*ret = strv_steal(&list, ret_n);
 	return 0;
+}
+
+size_t df_modules_known(const struct df_modules *m)
+{
+	return m->known;
 }
 
 bool df_modules_exists(struct df_modules *m, const char *name)

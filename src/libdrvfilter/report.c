@@ -118,6 +118,8 @@ struct df_report *df_report_free(struct df_report *rep)
 	free(rep->measurement.error);
 	free(rep->policy_path);
 	free(rep->policy_sha256);
+	free(rep->initramfs_sha256);
+	free(rep->blacklist_dir);
 	free(rep);
 	return NULL;
 }

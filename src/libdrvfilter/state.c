@@ -6,13 +6,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 
-#include "drvfilter-private.h"
+#include "enforce-private.h"
 #include "json-read.h"
 #include "json.h"
+#include "sha256.h"
 
 #define STATE_DIR "/run/drvfilter"
 #define STATE_NAME "state.json"
+/* The policy the initramfs enforced: its SHA-256, or "" when it failed closed. */
+#define ORIGIN_NAME "initramfs-policy"
 
 static void write_counts(struct json *j, const struct df_counts *c)
 {
@@ -62,6 +66,17 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 	json_field_string(&j, "path", rep->policy_path);
 	json_field_string(&j, "sha256", rep->policy_sha256);
 	json_object_end(&j);
+	json_field_bool(&j, "initramfs", rep->in_initramfs);
+	json_field_string(&j, "initramfs_sha256", rep->initramfs_sha256);
+	json_key(&j, "blacklist");
+	if (rep->blacklist_dir) {
+		json_object_begin(&j);
+		json_field_string(&j, "modules_dir", rep->blacklist_dir);
+		json_field_int(&j, "modules", (long long)rep->blacklist_modules);
+		json_object_end(&j);
+	} else {
+		json_string(&j, NULL);
+	}
 	json_field_int(&j, "applied_usec", rep->started_usec);
 	json_field_int(&j, "duration_usec", rep->duration_usec);
 	write_counts(&j, &rep->counts);
@@ -102,7 +117,20 @@ static int fill_state(FILE *f, void *data)
 
 int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
 {
-	return df_write_file_atomic_with(ctx, STATE_DIR, STATE_NAME, 0644, fill_state, (void *)rep);
+	char line[SHA256_HEX_SIZE + 1];
+	int r = df_write_file_atomic_with(ctx, STATE_DIR, STATE_NAME, 0644, fill_state,
+					  (void *)rep);
+
+	/*
+	 * The initramfs's record of its policy, for the real root's runs: a file
+	 * of its own, which no later run rewrites (and which the boot helper
+	 * reads without a JSON parser).
+	 */
+	if (r >= 0 && rep->in_initramfs) {
+		snprintf(line, sizeof(line), "%s\n", rep->policy_sha256);
+		r = df_write_file_atomic(ctx, STATE_DIR, ORIGIN_NAME, line, strlen(line), 0644);
+	}
+	return r;
 }
 
 int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize)
@@ -111,7 +139,7 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_close_ int fd = -1;
 	struct jv root;
-	const struct jv *policy, *counts, *measurement;
+	const struct jv *policy, *counts, *measurement, *blacklist;
 	size_t off, len = 0;
 	bool ok;
 	int r;
@@ -190,6 +218,18 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	st->policy_sha256 = strdup(jv_get_string(policy, "sha256"));
 	st->mode = st->mode_kernel ? "kernel" : "fallback";
 	r = st->policy_path && st->policy_sha256 && r != -ENOMEM ? 0 : -ENOMEM;
+	/* Added later, so optional: absent, they say nothing. */
+	st->in_initramfs = jv_get_bool(&root, "initramfs", &ok) && ok;
+	if (r == 0 && jv_get_string(&root, "initramfs_sha256") &&
+	    !(st->initramfs_sha256 = strdup(jv_get_string(&root, "initramfs_sha256"))))
+		r = -ENOMEM;
+	blacklist = jv_get(&root, "blacklist");
+	if (r == 0 && jv_get_string(blacklist, "modules_dir") &&
+	    jv_get_int(blacklist, "modules") >= 0) {
+		st->blacklist_modules = jv_get_int(blacklist, "modules");
+		if (!(st->blacklist_dir = strdup(jv_get_string(blacklist, "modules_dir"))))
+			r = -ENOMEM;
+	}
 	goto out;
 missing:
 	snprintf(why, whysize, "fields are missing or of the wrong type");
@@ -205,5 +245,27 @@ void df_state_release(struct df_state *st)
 	free(st->policy_path);
 	free(st->policy_sha256);
 	free(st->measure_error);
+	free(st->initramfs_sha256);
+	free(st->blacklist_dir);
 	*st = (struct df_state){ 0 };
+}
+
+int df_report_note_origin(struct df_ctx *ctx, struct df_report *rep)
+{
+	_cleanup_free_ char *release = df_ctx_path(ctx, "/etc/initrd-release");
+	char sha[SHA256_HEX_SIZE + 1];
+	ssize_t n;
+
+	if (!release)
+		return -ENOMEM;
+	/* dracut's images have it, in both flavours; systemd too takes it for "in the initrd". */
+	rep->in_initramfs = access(release, F_OK) == 0;
+	if (rep->in_initramfs)
+		return (rep->initramfs_sha256 = strdup(rep->policy_sha256)) ? 0 : -ENOMEM;
+	/* In the real root: what the initramfs's run left, for the whole boot; else no record. */
+	n = df_read_file(ctx, STATE_DIR "/" ORIGIN_NAME, sha, sizeof(sha));
+	if (n < 0 || (n != 0 && n != SHA256_HEX_SIZE - 1) ||
+	    strspn(sha, "0123456789abcdef") != (size_t)n)
+		return 0;
+	return (rep->initramfs_sha256 = strdup(sha)) ? 0 : -ENOMEM;
 }

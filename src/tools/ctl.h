@@ -79,6 +79,7 @@ unsigned ctl_load_flags(void);
 int verb_check(int argc, char **argv);
 int verb_explain(int argc, char **argv);
 int verb_cmdline(int argc, char **argv);
+int verb_blacklist(int argc, char **argv);
 int verb_status(int argc, char **argv);
 int verb_generate(int argc, char **argv);
 int verb_apply(int argc, char **argv);

@@ -32,6 +32,8 @@ static bool arg_dry_run;
 static bool arg_udev;
 static bool arg_verbose;
 static unsigned arg_timeout = 60;
+static const char *arg_modules_from;
+static bool arg_real_root;
 static int kmsg_fd = -1;
 /* /sys/kernel/driver_filter, opened before anything can hang, for the watchdog. */
 static int watchdog_kfd = -1;
@@ -53,6 +55,11 @@ static void help(void)
 	       "  -v, --verbose       also print every action on standard error\n"
 	       "      --timeout SECS  fail closed and stop if not done by then (default 60;\n"
 	       "                      0: no limit)\n"
+	       "      --modules-from ROOT\n"
+	       "                      compute the blacklist from ROOT's /lib/modules (the\n"
+	       "                      initramfs before switch_root: /sysroot)\n"
+	       "      --real-root     the run from the real root after switch_root: an\n"
+	       "                      initramfs that left no record of its run is an error\n"
 	       "  -h, --help          show this help\n"
 	       "  -V, --version       show the version\n"
 	       "\n"
@@ -114,6 +121,8 @@ static int parse_argv(int argc, char **argv)
 		ARG_SYSROOT = 0x100,
 		ARG_UDEV,
 		ARG_TIMEOUT,
+		ARG_MODULES_FROM,
+		ARG_REAL_ROOT,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -124,6 +133,8 @@ static int parse_argv(int argc, char **argv)
 		{ "udev", no_argument, NULL, ARG_UDEV },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "timeout", required_argument, NULL, ARG_TIMEOUT },
+		{ "modules-from", required_argument, NULL, ARG_MODULES_FROM },
+		{ "real-root", no_argument, NULL, ARG_REAL_ROOT },
 		{},
 	};
 	int c;
@@ -164,6 +175,14 @@ static int parse_argv(int argc, char **argv)
 			arg_timeout = (unsigned)t;
 			break;
 		}
+		case ARG_MODULES_FROM:
+			if (optarg[0] != '/')
+				return usage_error("--modules-from needs an absolute path");
+			arg_modules_from = optarg;
+			break;
+		case ARG_REAL_ROOT:
+			arg_real_root = true;
+			break;
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -327,6 +346,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	r = df_ctx_new(arg_sysroot, &ctx);
+	if (r >= 0 && arg_modules_from)
+		r = df_ctx_set_modules_root(ctx, arg_modules_from);
 	if (r < 0)
 		return log_error_errno(r, "%m"), 1;
 	open_kmsg(ctx);
@@ -363,6 +384,19 @@ int main(int argc, char **argv)
 	}
 	if (r == -EIO || failed)
 		status = 1;
+	/*
+	 * After switch_root the initramfs's run must have left its state: else
+	 * it did not run (an image built without 90drvfilter, --omit drvfilter)
+	 * and every driver bound until now was bound unchecked.
+	 */
+	if (arg_real_root && !arg_udev && !rep->in_initramfs && !rep->initramfs_sha256) {
+		df_ctx_log(ctx, LOG_CRIT,
+			   "action=error the initramfs left no record of drvfilter-apply: it "
+			   "did not enforce the policy (built without dracut's 90drvfilter?); "
+			   "enforced from the real root only now");
+		rep->counts.errors++;
+		status = 1;
+	}
 	/* The evidence of the run, enforced or failed closed: what a verifier decides on. */
 	if (!arg_udev && !arg_dry_run) {
 		r = df_measure(ctx, p, rep);

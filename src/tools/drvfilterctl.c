@@ -97,6 +97,8 @@ static const struct verb verbs[] = {
 	  verb_cmdline, "print the boot options that keep denied code from running" },
 	{ "record", "DIR", 1, 1, OPT_SYSROOT, verb_record,
 	  "record this system for --sysroot (an offline image build)" },
+	{ "blacklist", "", 0, 0, OPT_POLICY | OPT_SYSROOT, verb_blacklist,
+	  "print the modprobe.d blacklist for this kernel's modules" },
 	{ "apply", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_DRY_RUN, verb_apply,
 	  "enforce the policy now, as drvfilter-apply does at boot" },
 	{ "edit", "[FILE]", 0, 1, OPT_POLICY | OPT_SYSROOT, verb_edit,

@@ -33,6 +33,18 @@ static void print_applied(struct json *j, const struct status *s)
 	json_field_bool(j, "failed", s->state.measure_failed);
 	json_field_string(j, "error", s->state.measure_error);
 	json_object_end(j);
+	json_field_bool(j, "initramfs", s->state.in_initramfs);
+	json_field_string(j, "initramfs_sha256", s->state.initramfs_sha256);
+	/* Which module set the blacklist was computed from (fallback mode). */
+	json_key(j, "blacklist");
+	if (s->state.blacklist_dir) {
+		json_object_begin(j);
+		json_field_string(j, "modules_dir", s->state.blacklist_dir);
+		json_field_int(j, "modules", s->state.blacklist_modules);
+		json_object_end(j);
+	} else {
+		json_string(j, NULL);
+	}
 	json_object_end(j);
 }
 

@@ -129,6 +129,21 @@ static void find_drift(struct status *s)
 			 "(sha256 %.12s): rebuild the initramfs (dracut -f) and reboot",
 			 s->state.policy_sha256, sha);
 		s->drift = s->drift_buf;
+	} else if (!s->state.in_initramfs && s->state.initramfs_sha256 &&
+		   !streq(s->state.initramfs_sha256, sha)) {
+		/* Applied again from the real root, but the initramfs carries another policy. */
+		if (!*s->state.initramfs_sha256)
+			s->drift =
+				"the initramfs could not use its policy and failed closed: rebuild "
+				"the initramfs (dracut -f) and reboot";
+		else {
+			snprintf(
+				s->drift_buf, sizeof(s->drift_buf),
+				"the initramfs enforced another policy (sha256 %.12s) than the one "
+				"on disk: rebuild the initramfs (dracut -f) and reboot",
+				s->state.initramfs_sha256);
+			s->drift = s->drift_buf;
+		}
 	} else if (s->state.mode_kernel != (s->mode == DF_MODE_KERNEL)) {
 		snprintf(s->drift_buf, sizeof(s->drift_buf),
 			 "the policy was applied in %s mode, but this system enforces in %s mode: "

@@ -33,6 +33,22 @@ static const char *esc(struct strbuf *sb, const char *s)
 	return strbuf_str(sb);
 }
 
+/* Which module set the blacklist was computed from: in the initramfs, only its own. */
+static void print_blacklist(const struct status *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!s->state.blacklist_dir)
+		return;
+	printf("Blacklist:  computed %s from %lld modules of %s%s\n",
+	       s->state.in_initramfs ? "in the initramfs" : "in the real root",
+	       s->state.blacklist_modules, esc(&sb, s->state.blacklist_dir),
+	       s->state.in_initramfs ? ": modules outside it are not covered until the real "
+				       "root applies the policy again"
+				     : "");
+	strbuf_release(&sb);
+}
+
 static void print_summary(const struct status *s)
 {
 	const struct df_inventory *inv = s->inv;
@@ -71,6 +87,7 @@ static void print_summary(const struct status *s)
 			printf("RTMR %d (drvfilterctl verify checks it)\n", DF_RTMR_INDEX);
 		else
 			printf("no: no TPM or TDX RTMR, or measure = no\n");
+		print_blacklist(s);
 	}
 	printf("Drift:      %s\n",
 	       s->drift	  ? s->drift

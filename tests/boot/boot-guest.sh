@@ -5,11 +5,14 @@
 # STAGE: a `DESTDIR=STAGE cmake --install --prefix /usr` tree. KERNEL-DIR: holds
 # boot/vmlinuz-KVER and lib/modules/KVER (stock-kernel.sh). The guest runs the
 # test module's report hook and reboots; OUT gets initrd.img, dracut.log and
-# console. Devices default to virtio-blk, virtio-net, e1000 and xHCI. Extra
-# kernel arguments come from $GUEST_APPEND; $DRACUT_MODULES picks the initrd's
-# flavour (default "base", the classic one; "systemd-initrd dracut-systemd" for
-# systemd's); $GUEST_RECORD_DISK adds a disk a recording boot writes to;
-# $GUEST_GRUB_CMDLINE boots through GRUB with that text on its linux line.
+# console. Devices default to virtio-blk (a blank disk, or the real root
+# file system image $GUEST_ROOT), virtio-net, e1000 and xHCI. Extra kernel
+# arguments come from $GUEST_APPEND; $GUEST_TIMEOUT bounds the boot (seconds,
+# default 300); $DRACUT_MODULES picks the initrd's flavour (default "base",
+# the classic one; "systemd-initrd dracut-systemd" for systemd's), and
+# $DRACUT_DRIVERS adds kernel modules to the image; $GUEST_RECORD_DISK adds a
+# disk a recording boot writes to; $GUEST_GRUB_CMDLINE boots through GRUB
+# with that text on its linux line.
 # With $GUEST_SWTPM set, the guest gets a TPM 2.0: Debian's swtpm behind
 # QEMU's tpm-tis, its state in OUT/swtpm. $GUEST_QEMU: more QEMU arguments,
 # after the devices.
@@ -29,17 +32,26 @@ trap 'rm -rf "$tmp"' EXIT
 cp -a /usr/lib/dracut "$tmp/dracut"
 cp -a "$stage/usr/lib/dracut/modules.d/90drvfilter" "$here/dracut/95drvfiltertest" \
 	"$tmp/dracut/modules.d/"
+# The image's own blacklist, where the build has it (90drvfilter requires it).
+early=
+if [ -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ]; then
+	cp -a "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" "$tmp/dracut/modules.d/"
+	early=drvfilter-blacklist
+fi
 drvfilter_prefix=$stage drvfilter_policy=$policy dracutbasedir=$tmp/dracut \
 	dracut --force --no-hostonly --no-hostonly-cmdline --no-early-microcode \
-	--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
-	--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix" \
+	--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest $early" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
+	--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix ${DRACUT_DRIVERS:-}" \
 	--compress gzip "$out/initrd.img" >"$out/dracut.log" 2>&1 || {
 	tail -n 20 "$out/dracut.log" >&2
 	exit 1
 }
-truncate -s 1M "$tmp/disk.img"
+# The root disk: $GUEST_ROOT, a real root file system, or a blank one the
+# boot never mounts (the test module reports and ends it before).
+disk=${GUEST_ROOT:-$tmp/disk.img}
+[ -n "${GUEST_ROOT:-}" ] || truncate -s 1M "$disk"
 [ $# -gt 0 ] || set -- \
-	-drive "file=$tmp/disk.img,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0 \
+	-drive "file=$disk,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0 \
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0 \
 	-netdev user,id=n1 -device e1000,netdev=n1 -device qemu-xhci
 # A recording boot's output disk (serial drvfilter-record), besides the devices.
@@ -76,7 +88,7 @@ else
 	set -- -kernel "$kdir/boot/vmlinuz-$kver" -initrd "$out/initrd.img" -append "$cmdline" "$@"
 fi
 start=$(date +%s)
-timeout 300 qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
+timeout "${GUEST_TIMEOUT:-300}" qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
 	-serial "file:$out/console.raw" "$@" || true
 [ -e "$tmp/swtpm.pid" ] && { kill "$(cat "$tmp/swtpm.pid")" 2>/dev/null || true; }
 sed -e 's/\r$//' "$out/console.raw" >"$out/console"

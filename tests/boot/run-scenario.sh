@@ -3,6 +3,7 @@
 # with the real dracut and boot it (boot-guest.sh), then check the console
 # with the scenario's expect.sh.
 #   run-scenario.sh BUILD-DIR SCENARIO-DIR
+# BOOT_KEEP=DIR keeps what the boot left (console, dracut.log, initrd.img).
 # shellcheck disable=SC2317 # the checks are called through expect()
 set -eu
 build=$1
@@ -12,7 +13,8 @@ for tool in qemu-system-x86_64 dracut; do
 	command -v "$tool" >/dev/null || { echo "$tool is missing: scripts/install-deps boot" >&2; exit 77; }
 done
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# BOOT_KEEP=DIR keeps the guest's console, dracut log and image there.
+trap '[ -z "${BOOT_KEEP:-}" ] || { rm -rf "$BOOT_KEEP" && cp -a "$tmp/out" "$BOOT_KEEP"; }; rm -rf "$tmp"' EXIT
 DESTDIR=$tmp/stage cmake --install "$build" --prefix /usr >/dev/null
 # A scenario names the patched kernel it boots in its kernel file; else Debian's stock one.
 if [ -e "$scenario/kernel" ]; then
@@ -57,9 +59,25 @@ export GUEST_SWTPM
 # ... more QEMU arguments, if any, in its qemu file ...
 GUEST_QEMU=$(cat "$scenario/qemu" 2>/dev/null || true)
 export GUEST_QEMU
-# ... and its dracut modules (the initrd's flavour) in its dracut-modules file.
+# ... and its dracut modules (the initrd's flavour) in its dracut-modules file,
+# extra kernel modules for the image in its drivers file, the longest the boot
+# may take in its timeout file.
 DRACUT_MODULES=$(cat "$scenario/dracut-modules" 2>/dev/null || echo base)
-export DRACUT_MODULES
+DRACUT_DRIVERS=$(cat "$scenario/drivers" 2>/dev/null || true)
+GUEST_TIMEOUT=$(cat "$scenario/timeout" 2>/dev/null || echo 300)
+export DRACUT_MODULES DRACUT_DRIVERS GUEST_TIMEOUT
+# A scenario with a real-root file boots on into a real root (real-root.sh,
+# cached) that carries the build and its policy (root.conf if the scenario
+# has one, else the scenario's policy) and reports from there.
+GUEST_ROOT='' DRVFILTER_TEST_REAL_ROOT=''
+if [ -e "$scenario/real-root" ]; then
+	base=$(sh "$here/real-root.sh") || exit $?
+	root_policy=$policy
+	[ ! -e "$scenario/root.conf" ] || root_policy=$scenario/root.conf
+	sh "$here/inject-root.sh" "$base" "$tmp/root.img" "$tmp/stage" "$root_policy"
+	GUEST_ROOT=$tmp/root.img DRVFILTER_TEST_REAL_ROOT=1
+fi
+export GUEST_ROOT DRVFILTER_TEST_REAL_ROOT
 sh "$here/boot-guest.sh" "$tmp/stage" "$kdir" "$policy" "$tmp/out"
 console=$tmp/out/console
 # The sections the report hook prints, without the kernel's interleaved lines.
@@ -73,6 +91,8 @@ console_has() { grep -q "$1" "$console"; }
 not_console_has() { ! console_has "$1"; }
 json_has() { section DRVFILTER-JSON | grep -q "$1"; }
 state_has() { section DRVFILTER-STATE | grep -q "$1"; }
+initrd_state_has() { section DRVFILTER-INITRD-STATE | grep -q "$1"; }
+not_in_initrd_modules() { ! grep -q "^DRVFILTER-INITRD-MODULES:.* $1 " "$console"; }
 # dmesg lines carry timestamps like the kernel's own: the raw range here.
 kmsg_has() { sed -n '/^DRVFILTER-KMSG-BEGIN/,/^DRVFILTER-KMSG-END/p' "$console" | grep -q "$1"; }
 # Drivers registered in the guest (BUS:DRIVER, blanks and all).
@@ -87,6 +107,7 @@ none_registered_of_options() {
 	done <"$tmp/kept"
 	return 0
 }
+not_kmsg_has() { ! kmsg_has "$1"; }
 fail=0
 expect() {
 	what=$1

@@ -55,7 +55,7 @@ expect() { # LINE EXPECTED (the sorted completions, blank-separated)
     fi
 }
 
-expect "drvfilterctl " "allow apply check cmdline deny edit explain generate list-changes record status verify watch"
+expect "drvfilterctl " "allow apply blacklist check cmdline deny edit explain generate list-changes record status verify watch"
 expect "drvfilterctl r" "record"
 expect "drvfilterctl cmdline --format=" "dracut grub json text"
 expect "drvfilterctl cmdline --m" "--max-bytes"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # cmake --install into a DESTDIR: every file where the platform expects it
-# (udev's and bash-completion's directories from their pkg-config files,
-# dracut's modules.d, sbin, man5/man8, /etc) and nothing else; the udev rule
-# and the dracut module name the helper where it was installed, also under
+# (udev's, dracut's, systemd's and bash-completion's directories from their
+# pkg-config files, sbin, man5/man8, /etc) and nothing else, the unit linked
+# into sysinit.target.wants; the udev rule, the dracut modules and the unit
+# name the helper where it was installed, also under
 # another --prefix; an /etc/drvfilter.conf that is there already is kept; the
 # installed drvfilterctl accepts the installed policy.
 # Usage: destdir.sh BUILD-DIR
@@ -18,11 +19,16 @@ udev=$(var udev udevdir)
 udev=${udev:-/lib/udev}
 dracut=$(var dracut dracutmodulesdir)
 dracut=${dracut:-/usr/lib/dracut/modules.d}
+dracutconf=$(var dracut dracutconfdir)
+dracutconf=${dracutconf:-/usr/lib/dracut/dracut.conf.d}
+units=$(var systemd systemdsystemunitdir)
+units=${units:-/lib/systemd/system}
 completions=$(var bash-completion completionsdir)
 completions=${completions:-/usr/share/bash-completion/completions}
 
 DESTDIR=$tmp/usr-tree cmake --install "$build" --prefix /usr >"$tmp/log" 2>&1 || { cat "$tmp/log" && exit 1; }
-(cd "$tmp/usr-tree" && find . -type f | sed 's|^\.||' | LC_ALL=C sort) >"$tmp/got"
+(cd "$tmp/usr-tree" && find . ! -type d \( -type l -printf '%p -> %l\n' -o -printf '%p\n' \) |
+	sed 's|^\.||' | LC_ALL=C sort) >"$tmp/got"
 LC_ALL=C sort >"$tmp/want" <<EOT
 /etc/drvfilter.conf
 /usr/sbin/drvfilter-apply
@@ -34,12 +40,18 @@ LC_ALL=C sort >"$tmp/want" <<EOT
 $completions/drvfilter-apply
 $completions/drvfilterctl
 $dracut/90drvfilter/drvfilter-apply-hook.sh
+$dracut/90drvfilter/drvfilter-pivot-hook.sh
 $dracut/90drvfilter/module-setup.sh
+$dracut/99drvfilter-blacklist/module-setup.sh
+$dracutconf/50-drvfilter.conf
 $udev/rules.d/90-drvfilter.rules
+$units/drvfilter-apply.service
+$units/sysinit.target.wants/drvfilter-apply.service -> ../drvfilter-apply.service
 EOT
 diff -u "$tmp/want" "$tmp/got" || no "the installed files differ from the expected layout"
 root=$tmp/usr-tree
-for f in usr/sbin/drvfilter-apply usr/sbin/drvfilterctl "${dracut#/}/90drvfilter/module-setup.sh"; do
+for f in usr/sbin/drvfilter-apply usr/sbin/drvfilterctl "${dracut#/}/90drvfilter/module-setup.sh" \
+	"${dracut#/}/99drvfilter-blacklist/module-setup.sh"; do
 	[ -x "$root/$f" ] || no "$f is not executable"
 done
 [ "$(stat -c %a "$root/etc/drvfilter.conf")" = 644 ] || no "/etc/drvfilter.conf is not 0644"
@@ -49,7 +61,11 @@ grep -q '/usr/sbin/drvfilter-apply' "$root$dracut/90drvfilter/drvfilter-apply-ho
 	no "the dracut hook does not run /usr/sbin/drvfilter-apply"
 grep -q "$udev/rules.d/90-drvfilter.rules" "$root$dracut/90drvfilter/module-setup.sh" ||
 	no "the dracut module does not take the rule from $udev/rules.d"
-grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" &&
+grep -q '^ExecStart=/usr/sbin/drvfilter-apply --real-root$' "$root$units/drvfilter-apply.service" ||
+	no "the unit does not run /usr/sbin/drvfilter-apply --real-root"
+grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" \
+	"$root$dracut/90drvfilter/drvfilter-pivot-hook.sh" "$root$dracut/99drvfilter-blacklist/module-setup.sh" \
+	"$root$units/drvfilter-apply.service" &&
 	no "a placeholder was left unconfigured"
 "$root/usr/sbin/drvfilterctl" check "$root/etc/drvfilter.conf" >/dev/null ||
 	no "the installed drvfilterctl refuses the installed policy"
@@ -65,5 +81,7 @@ DESTDIR=$tmp/local-tree cmake --install "$build" --prefix /usr/local >"$tmp/log"
 [ -x "$tmp/local-tree/usr/local/sbin/drvfilter-apply" ] || no "no /usr/local/sbin/drvfilter-apply"
 grep -q 'RUN{program}+="/usr/local/sbin/drvfilter-apply --udev"' \
 	"$tmp/local-tree$udev/rules.d/90-drvfilter.rules" || no "the rule does not follow --prefix"
+grep -q '^ExecStart=/usr/local/sbin/drvfilter-apply --real-root$' \
+	"$tmp/local-tree$units/drvfilter-apply.service" || no "the unit does not follow --prefix"
 [ "$fail" = 0 ] && echo "ok: $(wc -l <"$tmp/got") files, layout as expected"
 exit $fail

@@ -22,11 +22,21 @@ dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/drvfilter.c
 	no "/etc/drvfilter.conf is not a conffile"
 dpkg-deb -c "$deb" | awk '{print $NF}' | grep -v '/$' | sed 's|^\.||' | LC_ALL=C sort >"$tmp/files"
 for f in /etc/drvfilter.conf /usr/sbin/drvfilter-apply /usr/sbin/drvfilterctl \
-	/usr/lib/dracut/modules.d/90drvfilter/module-setup.sh /usr/share/man/man8/drvfilterctl.8 \
+	/usr/lib/dracut/modules.d/90drvfilter/module-setup.sh /usr/lib/dracut/dracut.conf.d/50-drvfilter.conf \
+	/usr/share/man/man8/drvfilterctl.8 \
 	/usr/share/bash-completion/completions/drvfilterctl; do
 	grep -qx "$f" "$tmp/files" || no "the package lacks $f"
 done
 grep -q 'rules.d/90-drvfilter.rules$' "$tmp/files" || no "the package lacks the udev rule"
+grep -qx /usr/lib/dracut/modules.d/99drvfilter-blacklist/module-setup.sh "$tmp/files" ||
+	no "the package lacks the 99drvfilter-blacklist dracut module"
+grep -qx /usr/lib/dracut/modules.d/90drvfilter/drvfilter-pivot-hook.sh "$tmp/files" ||
+	no "the package lacks the pre-pivot hook"
+grep -q 'systemd/system/drvfilter-apply.service$' "$tmp/files" || no "the package lacks the unit"
+# Enabled by the package itself: the link into sysinit.target.wants is in it.
+dpkg-deb -c "$deb" |
+	grep -q 'systemd/system/sysinit.target.wants/drvfilter-apply.service -> \.\./drvfilter-apply.service$' ||
+	no "the package does not link the unit into sysinit.target.wants"
 
 root=$tmp/root
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"

@@ -29,8 +29,24 @@ START_TEST(test_state_round_trip)
 	rep.started_usec = 1234567;
 	rep.duration_usec = 890;
 	rep.counts.errors = 3;
+	/* An older writer's file: without the later fields, which then say nothing. */
 	ck_assert_int_eq(df_state_write(ctx, &rep), 0);
 	ck_assert_int_eq(df_state_read(ctx, &st, why, sizeof(why)), 0);
+	ck_assert(!st.in_initramfs);
+	ck_assert_ptr_null(st.initramfs_sha256);
+	ck_assert_ptr_null(st.blacklist_dir);
+	df_state_release(&st);
+
+	rep.in_initramfs = true;
+	rep.initramfs_sha256 = "00ff";
+	rep.blacklist_dir = "/sysroot/lib/modules/6.1.0-57-amd64";
+	rep.blacklist_modules = 4023;
+	ck_assert_int_eq(df_state_write(ctx, &rep), 0);
+	ck_assert_int_eq(df_state_read(ctx, &st, why, sizeof(why)), 0);
+	ck_assert(st.in_initramfs);
+	ck_assert_str_eq(st.initramfs_sha256, "00ff");
+	ck_assert_str_eq(st.blacklist_dir, "/sysroot/lib/modules/6.1.0-57-amd64");
+	ck_assert_int_eq(st.blacklist_modules, 4023);
 	ck_assert_str_eq(st.mode, "kernel");
 	ck_assert(st.fail_closed);
 	ck_assert(!st.override);
@@ -56,12 +72,86 @@ START_TEST(test_state_round_trip)
 }
 END_TEST
 
+/* A file under @dir. */
+static void touch(const char *dir, const char *rel)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", dir, rel);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+}
+
+static void mkdir_under(const char *dir, const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s%s", dir, rel);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+}
+
+/*
+ * Where a run happens: the initramfs (it has /etc/initrd-release) records
+ * its policy; a run in the real root keeps that record, and an earlier real
+ * root run's copy of it; without one, there is none.
+ */
+START_TEST(test_state_origin)
+{
+	char dir[] = "/tmp/drvfilter-origin-XXXXXX", cmd[300];
+	struct df_policy *p = tu_load_ok("[filter]\ndefault = allow\n[deny]\npci = e1000\n");
+	struct df_policy *other = tu_load_ok("[filter]\ndefault = deny\n");
+	struct df_report *rep = NULL;
+	struct df_ctx *ctx;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	mkdir_under(dir, "/etc");
+	mkdir_under(dir, "/run");
+	mkdir_under(dir, "/sys");
+	mkdir_under(dir, "/sys/bus");
+	ck_assert_int_eq(df_ctx_new(dir, &ctx), 0);
+
+	/* The real root without a record: none. */
+	ck_assert_int_eq(df_apply(ctx, p, 0, &rep), 0);
+	ck_assert(!rep->in_initramfs);
+	ck_assert_ptr_null(rep->initramfs_sha256);
+	ck_assert_ptr_null(rep->blacklist_dir); /* no module tree here */
+	rep = df_report_free(rep);
+
+	touch(dir, "/etc/initrd-release");
+	ck_assert_int_eq(df_apply(ctx, p, 0, &rep), 0);
+	ck_assert(rep->in_initramfs);
+	ck_assert_str_eq(rep->initramfs_sha256, df_policy_sha256(p));
+	ck_assert_int_eq(df_state_write(ctx, rep), 0);
+	rep = df_report_free(rep);
+
+	/* After switch_root, with another policy: the initramfs's stays on record, twice over. */
+	snprintf(cmd, sizeof(cmd), "%s/etc/initrd-release", dir);
+	ck_assert_int_eq(unlink(cmd), 0);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(df_apply(ctx, other, 0, &rep), 0);
+		ck_assert(!rep->in_initramfs);
+		ck_assert_str_eq(rep->initramfs_sha256, df_policy_sha256(p));
+		ck_assert_int_eq(df_state_write(ctx, rep), 0);
+		rep = df_report_free(rep);
+	}
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	df_policy_free(p);
+	df_policy_free(other);
+	df_ctx_unref(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("state");
 	TCase *tc = tcase_create("state");
 
 	tcase_add_test(tc, test_state_round_trip);
+	tcase_add_test(tc, test_state_origin);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

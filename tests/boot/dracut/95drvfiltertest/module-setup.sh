@@ -1,7 +1,9 @@
 #!/bin/bash
 # Test-only dracut module: drvfilterctl and a pre-mount hook that reports
 # from inside the guest (the console is the channel), then reboots; QEMU runs
-# with -no-reboot, so the guest ends there.
+# with -no-reboot, so the guest ends there. With DRVFILTER_TEST_REAL_ROOT the
+# boot goes on into a real root instead: a pre-pivot hook reports the
+# initramfs's last state, and the real root reports the rest.
 
 check() {
     return 255 # only when asked for
@@ -39,8 +41,13 @@ install() {
         inst_simple "$DRVFILTER_TEST_INSMOD" /usr/lib/drvfiltertest/denied.ko
     fi
     # shellcheck disable=SC2154 # moddir is set by dracut
-    inst_hook pre-mount 99 "$moddir/report.sh"
-    # A boot that never finds its root (failed closed on a stock kernel, its
-    # disk's module denied) reports when the initqueue gives up waiting.
-    inst_hook initqueue/timeout 99 "$moddir/report.sh"
+    if [[ ${DRVFILTER_TEST_REAL_ROOT-} ]]; then
+        # The boot goes on into the real root, which reports and ends it.
+        inst_hook pre-pivot 99 "$moddir/report-initrd.sh"
+    else
+        inst_hook pre-mount 99 "$moddir/report.sh"
+        # A boot that never finds its root (failed closed on a stock kernel, its
+        # disk's module denied) reports when the initqueue gives up waiting.
+        inst_hook initqueue/timeout 99 "$moddir/report.sh"
+    fi
 }

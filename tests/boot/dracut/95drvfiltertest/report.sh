@@ -31,6 +31,8 @@ echo "DRVFILTER-STATE-BEGIN"
 cat /run/drvfilter/state.json
 echo "DRVFILTER-STATE-END"
 echo "DRVFILTER-MODULES: $(sed 's/ .*//' /proc/modules | tr '\n' ' ')"
+# The image's own blacklist (99drvfilter-blacklist), while it is there.
+echo "DRVFILTER-EARLY-BLACKLIST: $(sed -n 's/^blacklist //p' /etc/modprobe.d/drvfilter-initramfs.conf 2>/dev/null | tr '\n' ' ')"
 for d in /sys/bus/pci/devices/*; do
     drv=none
     [ -L "$d/driver" ] && drv=$(readlink "$d/driver") && drv=${drv##*/}

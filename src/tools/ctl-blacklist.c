@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * drvfilterctl blacklist: the policy as a modprobe.d file for a module tree
+ * (the running kernel's, or the one under --sysroot): the modules that
+ * provide only denied drivers, in the lines fallback mode writes at boot.
+ * dracut's module puts it into the initramfs, where it holds from the first
+ * instant, before anything (systemd itself) loads a module and before
+ * drvfilter-apply runs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ctl.h"
+#include "log.h"
+#include "macro.h"
+#include "strv.h"
+
+int verb_blacklist(int argc, char **argv)
+{
+	struct df_policy *p = NULL;
+	struct df_modules *m = NULL;
+	char **mods = NULL;
+	char esc[DF_ESC_SIZE];
+	size_t n = 0, bad = 0;
+	int r, ret;
+
+	ret = ctl_load_policy(&p);
+	if (ret != EXIT_FINE)
+		return ret;
+	r = df_modules_open(ctl_ctx, &m);
+	if (r == -ENOENT) {
+		log_error("there is no module tree for this kernel in /lib/modules");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	if (r >= 0)
+		r = df_modules_blacklist(m, p, &mods, &n);
+	if (r < 0) {
+		log_error_errno(r, "cannot read the module aliases: %m");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	printf("# Written by drvfilterctl blacklist from %s (sha256 %s)\n"
+	       "# for %s, %zu modules with device aliases or loaded.\n",
+	       df_policy_path(p), df_policy_sha256(p), df_modules_dir(m), df_modules_known(m));
+	/* Audit mode enforces nothing, at boot neither: no module is kept out. */
+	if (df_policy_mode(p) == DF_MODE_AUDIT) {
+		printf("# mode = audit: nothing is blacklisted.\n");
+		goto out;
+	}
+	printf("# Modules that provide only denied drivers.\n");
+	for (size_t i = 0; i < n; i++) {
+		/* A blank in a name would make an install line run a command: names only. */
+		if (df_modname_check(mods[i]) < 0) {
+			log_error("not a module name, left out: '%s'", df_esc(mods[i], esc));
+			bad++;
+			continue;
+		}
+		printf("blacklist %s\ninstall %s /bin/false\n", mods[i], mods[i]);
+	}
+	if (bad)
+		ret = EXIT_ERROR;
+out:
+	strv_free_array(mods, n);
+	df_modules_free(m);
+	df_policy_free(p);
+	return ret;
+}
