@@ -5,7 +5,8 @@
 # STAGE: a `DESTDIR=STAGE cmake --install --prefix /usr` tree. KERNEL-DIR: holds
 # boot/vmlinuz-KVER and lib/modules/KVER (stock-kernel.sh). The guest runs the
 # test module's report hook and reboots; OUT gets initrd.img, dracut.log and
-# console. Devices default to virtio-blk, virtio-net, e1000 and xHCI. Extra
+# console. Devices default to virtio-blk, virtio-net, e1000 and xHCI;
+# $GUEST_DEVICES adds QEMU arguments to them. Extra
 # kernel arguments come from $GUEST_APPEND; $DRACUT_MODULES picks the initrd's
 # flavour (default "base", the classic one; "systemd-initrd dracut-systemd" for
 # systemd's).
@@ -39,9 +40,11 @@ truncate -s 1M "$tmp/disk.img"
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0 \
 	-netdev user,id=n1 -device e1000,netdev=n1 -device qemu-xhci
 start=$(date +%s)
+# shellcheck disable=SC2086 # $GUEST_DEVICES is a list of QEMU arguments
 timeout 300 qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
 	-serial "file:$out/console.raw" \
 	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$out/initrd.img" \
-	-append "console=ttyS0 panic=1 rd.shell=0 root=/dev/vda rd.timeout=60 ${GUEST_APPEND:-}" "$@" || true
+	-append "console=ttyS0 panic=1 rd.shell=0 root=/dev/vda rd.timeout=60 ${GUEST_APPEND:-}" "$@" \
+	${GUEST_DEVICES:-} || true
 sed -e 's/\r$//' "$out/console.raw" >"$out/console"
 echo "guest ran $(($(date +%s) - start)) s" >&2

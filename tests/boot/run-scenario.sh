@@ -34,6 +34,9 @@ export DRVFILTER_TEST_BREAK_POLICY
 # ... and its dracut modules (the initrd's flavour) in its dracut-modules file.
 DRACUT_MODULES=$(cat "$scenario/dracut-modules" 2>/dev/null || echo base)
 export DRACUT_MODULES
+# ... and extra QEMU devices in its devices file.
+GUEST_DEVICES=$(cat "$scenario/devices" 2>/dev/null || true)
+export GUEST_DEVICES
 sh "$here/boot-guest.sh" "$tmp/stage" "$kdir" "$scenario/policy.conf" "$tmp/out"
 console=$tmp/out/console
 # The sections the report hook prints, without the kernel's interleaved lines.
