@@ -14,7 +14,7 @@
 
 /*
  * A device a driver with device rules drives, or an unbound one it could drive
- * (a module alias of the driver's matches it), and what its rules say of it.
+ * (status-model.c says how that is told), and what its rules say of it.
  */
 struct status_devcheck {
 	const char *device;
