@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The policy as kernel boot options, in the syntax of the kernel patch:
- * "filter_deny_drivers=ALL:ALL" "filter_allow_drivers=bus:drv1,drv2;bus2:ALL"
- * The kernel decides as df_policy_decide() does (allow list first, then deny),
- * so "default = deny" becomes a final ALL:ALL deny group.
+ * "filter_deny_drivers=ALL:ALL" "filter_allow_drivers=bus:drv1,drv2@ID;bus2:ALL"
+ * The kernel decides as df_policy_decide_device() does (allow list first, a
+ * driver with device rules allowed for the devices they match, then deny),
+ * so "default = deny" becomes a final ALL:ALL deny group, and a device rule
+ * is written as it is in the policy, DRIVER@ID.
  *
  * Each option is quoted whole, so that the same text reaches the kernel
  * intact from a UKI's .cmdline (the kernel drops quotes around a whole
@@ -18,6 +20,13 @@
 
 #include "drvfilter-private.h"
 #include "strbuf.h"
+
+/* One name of a list, DRIVER or DRIVER@ID, after a comma unless it is the first. */
+static int append_rule(struct strbuf *sb, const struct df_rule *r, bool first)
+{
+	return strbuf_appendf(sb, "%s%s%s%s", first ? "" : ",", r->name, r->device ? "@" : "",
+			      r->device ? r->device : "");
+}
 
 static int append_option(struct strbuf *sb, const struct df_policy *p, enum df_section section)
 {
@@ -46,7 +55,7 @@ static int append_option(struct strbuf *sb, const struct df_policy *p, enum df_s
 			/* GRUB expands '$' even within double quotes; the kernel would not. */
 			if (strchr(e->rules[j].name, '$'))
 				return -EINVAL;
-			r = strbuf_appendf(sb, "%s%s", j ? "," : "", e->rules[j].name);
+			r = append_rule(sb, &e->rules[j], j == 0);
 		}
 	}
 	if (r >= 0 && !first)
@@ -75,7 +84,7 @@ int df_policy_kernel_lists(const struct df_policy *p, char **allow, char **deny)
 			r = strbuf_appendf(&sb[k], "%s%s:", first ? "" : ";", e->key);
 			first = false;
 			for (size_t j = 0; j < e->nrules && r >= 0; j++)
-				r = strbuf_appendf(&sb[k], "%s%s", j ? "," : "", e->rules[j].name);
+				r = append_rule(&sb[k], &e->rules[j], j == 0);
 		}
 	}
 	if (r >= 0) {

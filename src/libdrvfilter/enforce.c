@@ -172,7 +172,8 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 /*
  * An allowed driver with device rules: allowed as any other, and each device
  * it drives that no rule of it matches is refused (unbound, pinned away), in
- * both modes: the kernel's filter decides by driver only.
+ * both modes: the kernel's device rules keep the driver from such a device
+ * from when they are in force, and one it took before stays bound.
  */
 static int restrict_driver(struct df_run *run, const char *bus, int driversfd, const char *name)
 {

@@ -214,7 +214,7 @@ void status_print_json(const struct status *s)
 			json_object_end(&j);
 		}
 		for (size_t k = 0; k < d->nchecks; k++) {
-			if (d->checks[k].verdict.allowed)
+			if (!d->checks[k].bound || d->checks[k].verdict.allowed)
 				continue;
 			json_object_begin(&j);
 			json_field_string(&j, "bus", d->bus->name);
@@ -244,6 +244,7 @@ void status_print_json(const struct status *s)
 				json_string(&j, c->id.ids[n]);
 			json_array_end(&j);
 			json_field_string(&j, "driver", d->drv->name);
+			json_field_bool(&j, "bound", c->bound);
 			json_field_string(&j, "decision",
 					  c->verdict.allowed ? "allowed" : "refused");
 			json_field_string(&j, "rule", c->rule);

@@ -179,27 +179,88 @@ static int expected_allowed(const struct status *s, const struct df_driver *drv,
 	return allowed ? 1 : 0;
 }
 
-/* A driver with device rules: what they say of each device it drives; refused ones are violations. */
+static int check_device(struct status *s, struct status_driver *d, const char *device, bool bound)
+{
+	struct status_devcheck *c = &d->checks[d->nchecks++];
+	bool known;
+
+	c->device = device;
+	c->bound = bound;
+	known = df_device_id_read(ctl_ctx, d->bus->name, c->device, &c->id) >= 0;
+	df_policy_decide_device(s->policy, d->bus->name, d->drv->name, known ? &c->id : NULL,
+				&c->verdict);
+	c->rule = df_rule_describe(c->verdict.rule);
+	if (!c->rule)
+		return -ENOMEM;
+	if (bound && !c->verdict.allowed)
+		s->violations++;
+	return 0;
+}
+
+/* Whether the driver's module is a candidate for the unbound device @dev (a module alias matches). */
+static bool module_candidate(const struct df_driver *drv, const struct df_device *dev)
+{
+	char name[DF_NAME_MAX + 1];
+	const char *module = drv->module;
+
+	if (!module && df_modname_normalize(drv->name, name) < 0)
+		return false;
+	for (size_t k = 0; k < dev->ncandidates; k++)
+		if (streq(dev->candidates[k], module ? module : name))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the IDs of an unbound device have the first field (PCI vendor,
+ * virtio device ID, hardware ID) of one of the driver's device rules. The
+ * kernel gives no aliases for the ID tables of its built-in drivers, so
+ * libkmod cannot say which devices such a driver would take.
+ */
+static bool like_its_rules(const struct status *s, const struct status_driver *d,
+			   const char *device)
+{
+	struct df_device_id id;
+
+	if (df_device_id_read(ctl_ctx, d->bus->name, device, &id) < 0)
+		return false;
+	for (size_t i = 0; i < df_policy_nrules(s->policy); i++) {
+		const struct df_rule *r = df_policy_rule(s->policy, i);
+		char first[DF_NAME_MAX + 1];
+
+		if (!r->device || strcasecmp(r->key, d->bus->name) || !streq(r->name, d->drv->name))
+			continue;
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(r->device, ":"), r->device);
+		if (!streq(first, "*") && df_device_match(first, &id))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A driver with device rules: what they say of each device it drives (a
+ * refused one is a violation), and of each unbound device it could drive,
+ * which they may have refused it (in kernel mode it never bound, in
+ * fallback mode it was unbound and pinned): one its module's aliases match
+ * or, for a built-in driver, one like its rules.
+ */
 static int check_devices(struct status *s, struct status_driver *d)
 {
-	d->checks = calloc(d->drv->ndevices + 1, sizeof(*d->checks));
+	int r = 0;
+
+	d->checks = calloc(d->drv->ndevices + d->bus->ndevices + 1, sizeof(*d->checks));
 	if (!d->checks)
 		return -ENOMEM;
-	for (size_t k = 0; k < d->drv->ndevices; k++) {
-		struct status_devcheck *c = &d->checks[d->nchecks++];
-		bool known;
+	for (size_t k = 0; k < d->drv->ndevices && r >= 0; k++)
+		r = check_device(s, d, d->drv->devices[k], true);
+	for (size_t k = 0; k < d->bus->ndevices && r >= 0; k++) {
+		const struct df_device *dev = &d->bus->devices[k];
 
-		c->device = d->drv->devices[k];
-		known = df_device_id_read(ctl_ctx, d->bus->name, c->device, &c->id) >= 0;
-		df_policy_decide_device(s->policy, d->bus->name, d->drv->name,
-					known ? &c->id : NULL, &c->verdict);
-		c->rule = df_rule_describe(c->verdict.rule);
-		if (!c->rule)
-			return -ENOMEM;
-		if (!c->verdict.allowed)
-			s->violations++;
+		if (!dev->driver && (module_candidate(d->drv, dev) ||
+				     (d->drv->builtin && like_its_rules(s, d, dev->name))))
+			r = check_device(s, d, dev->name, false);
 	}
-	return 0;
+	return r;
 }
 
 static int decide_drivers(struct status *s)

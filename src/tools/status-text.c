@@ -142,7 +142,7 @@ static void print_drivers(const struct status *s, struct strbuf *a, struct strbu
 			printf("  %s %s bound to %s\n", esc(a, d->bus->name),
 			       esc(b, d->drv->devices[k]), esc(c, d->drv->name));
 		for (size_t k = 0; k < d->nchecks; k++)
-			if (!d->checks[k].verdict.allowed)
+			if (d->checks[k].bound && !d->checks[k].verdict.allowed)
 				printf("  %s %s bound to %s, which its device rules refuse it\n",
 				       esc(a, d->bus->name), esc(b, d->checks[k].device),
 				       esc(c, d->drv->name));
@@ -164,7 +164,8 @@ static void print_device_rules(const struct status *s, struct strbuf *a, struct 
 			if (!any)
 				printf("\nDevices under device rules:\n");
 			any = true;
-			printf("  %s %s (%s) %s: ", esc(a, d->bus->name), esc(b, ck->device),
+			printf("  %s %s%s (%s) %s: ", esc(a, d->bus->name), esc(b, ck->device),
+			       ck->bound ? "" : " unbound",
 			       ck->id.n ? ck->id.ids[0] : "IDs unreadable", esc(c, d->drv->name));
 			if (ck->verdict.allowed)
 				printf("allowed by %s\n", ck->rule);

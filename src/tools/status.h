@@ -12,9 +12,13 @@
 
 #include "drvfilter.h"
 
-/* A device a driver with device rules drives, and what its rules say of it. */
+/*
+ * A device a driver with device rules drives, or an unbound one it could drive
+ * (status-model.c says how that is told), and what its rules say of it.
+ */
 struct status_devcheck {
 	const char *device;
+	bool bound;
 	struct df_device_id id; /* n == 0: its IDs could not be read */
 	struct df_verdict verdict;
 	char *rule;
@@ -25,7 +29,7 @@ struct status_driver {
 	const struct df_driver *drv;
 	struct df_verdict verdict;
 	char *rule; /* the verdict's rule, described */
-	struct status_devcheck *checks; /* verdict.restricted: one per bound device */
+	struct status_devcheck *checks; /* verdict.restricted: bound devices, then unbound */
 	size_t nchecks;
 };
 

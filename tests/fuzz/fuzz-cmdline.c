@@ -7,7 +7,8 @@
  * back (as the kernel splits them) into exactly the two lists written to
  * /sys/kernel/driver_filter; they never read as drvfilter=off. Each option is
  * quoted whole, holds no '$' (which GRUB would expand), and the deny option
- * comes first.
+ * comes first. Every device rule is in the allow list as DRIVER@ID, and no
+ * '@' is anywhere else.
  *
  * The input as a command line: drvfilter=off is never found where the text
  * has no "drvfilter=", and always found as the first parameter when no other
@@ -67,6 +68,30 @@ static char *option_value(const char *options, const char *name, size_t *pos)
 	return NULL;
 }
 
+/* The kernel takes device rules as DRIVER@ID, in its allow list only. */
+static void check_device_rules(const struct df_policy *p, const char *allow, const char *deny)
+{
+	size_t rules = 0, ats = 0;
+
+	for (const char *c = allow; *c; c++)
+		ats += *c == '@';
+	for (size_t i = 0; i < df_policy_nrules(p); i++) {
+		const struct df_rule *r = df_policy_rule(p, i);
+		char *s;
+
+		if (!r->device)
+			continue;
+		rules++;
+		if (asprintf(&s, "%s@%s", r->name, r->device) < 0)
+			fail("out of memory");
+		if (!strstr(allow, s))
+			fail("a device rule not in the kernel's allow list as DRIVER@ID");
+		free(s);
+	}
+	if (ats != rules || strchr(deny, '@'))
+		fail("an '@' in the kernel's lists that is not a device rule's");
+}
+
 static void check_options(const struct df_policy *p)
 {
 	char *options = NULL, *allow = NULL, *deny = NULL, *a, *d, *copy;
@@ -94,6 +119,7 @@ static void check_options(const struct df_policy *p)
 	d = option_value(options, "filter_deny_drivers", &dpos);
 	if (strcmp(a ? a : "", allow) != 0 || strcmp(d ? d : "", deny) != 0)
 		fail("the options do not split back into the kernel's lists");
+	check_device_rules(p, allow, deny);
 	if (a && d && dpos > apos)
 		fail("the allow option before the deny option");
 	if (strchr(options, '$'))

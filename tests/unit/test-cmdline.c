@@ -32,6 +32,17 @@ static const struct cmdline_case cases[] = {
 	{ "[allow]\npnp = i8042 kbd\n", "\"filter_allow_drivers=pnp:i8042 kbd\"" },
 	{ "[deny]\npnp = i8042 aux\nusb = ALL\n[allow]\npci = virtio-pci\n",
 	  "\"filter_deny_drivers=pnp:i8042 aux;usb:ALL\" \"filter_allow_drivers=pci:virtio-pci\"" },
+	/* Device rules reach the kernel as DRIVER@ID, which limits the driver to those devices. */
+	{ "[filter]\ndefault = deny\n[allow]\npci = virtio-pci@1af4:1041, virtio-pci@1af4:1042\n"
+	  "virtio = virtio_net, virtio_blk\n",
+	  "\"filter_deny_drivers=ALL:ALL\" "
+	  "\"filter_allow_drivers=pci:virtio-pci@1af4:1041,virtio-pci@1af4:1042;"
+	  "virtio:virtio_net,virtio_blk\"" },
+	{ "[allow]\npci = e1000, virtio-pci @ 1AF4:10??:*:0001\nvirtio = virtio_net@1:1af4\n"
+	  "pnp = i8042 kbd@PNP0303\n[deny]\nusb = ALL\n",
+	  "\"filter_deny_drivers=usb:ALL\" "
+	  "\"filter_allow_drivers=pci:e1000,virtio-pci@1AF4:10??:*:0001;"
+	  "virtio:virtio_net@1:1af4;pnp:i8042 kbd@PNP0303\"" },
 };
 
 START_TEST(test_cmdline_table)
@@ -67,6 +78,25 @@ START_TEST(test_cmdline_too_long)
 	free(options);
 	df_policy_free(p);
 	free(text);
+}
+END_TEST
+
+/* The lists written to /sys/kernel/driver_filter carry device rules as the options do. */
+START_TEST(test_cmdline_lists_device_rules)
+{
+	struct df_policy *p =
+		tu_load_ok("[filter]\ndefault = deny\n"
+			   "[allow]\npci = virtio-pci@1af4:1041, virtio-pci@1af4:1042\n"
+			   "virtio = virtio_net@1\n[deny]\npci = e1000\n");
+	char *allow = NULL, *deny = NULL;
+
+	ck_assert_int_eq(df_policy_kernel_lists(p, &allow, &deny), 0);
+	ck_assert_str_eq(allow,
+			 "pci:virtio-pci@1af4:1041,virtio-pci@1af4:1042;virtio:virtio_net@1");
+	ck_assert_str_eq(deny, "ALL:ALL");
+	free(allow);
+	free(deny);
+	df_policy_free(p);
 }
 END_TEST
 
@@ -126,6 +156,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_cmdline_table, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_cmdline_too_long);
+	tcase_add_test(tc, test_cmdline_lists_device_rules);
 	tcase_add_test(tc, test_cmdline_dollar);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("override");
