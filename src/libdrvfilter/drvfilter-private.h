@@ -204,6 +204,14 @@ long long df_now_usec(clockid_t clock);
 
 /* ---- fileio.c: whole files ---- */
 
+/*
+ * Open (creating, 0600) the regular file @path with @flags, never blocking on
+ * a FIFO planted there, and take its exclusive flock, waiting until @deadline
+ * (CLOCK_MONOTONIC, µs): the descriptor, or -errno (-ETIMEDOUT, -EINVAL for
+ * anything but a regular file).
+ */
+int df_open_locked(const char *path, int flags, long long deadline);
+
 /* Read from @fd into @buf until end of file or @size bytes: the count, or -errno (EINTR retried). */
 ssize_t df_read_loop(int fd, char *buf, size_t size);
 /* df_read_full_fd() is in drvfilter.h. */

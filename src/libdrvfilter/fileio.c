@@ -171,22 +171,28 @@ int df_lock_take(struct df_ctx *ctx)
 	_cleanup_free_ char *dir = df_ctx_path(ctx, "/run/drvfilter");
 	_cleanup_free_ char *path = df_ctx_path(ctx, "/run/drvfilter/lock");
 	long long deadline = df_now_usec(CLOCK_MONOTONIC) + DF_LOCK_WAIT_USEC;
-	_cleanup_close_ int fd = -1;
-	struct stat st;
 
 	if (!dir || !path)
 		return -ENOMEM;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
+	/* Another applier holds it for a fraction of a second; one that hangs is waited out. */
+	return df_open_locked(path, O_RDWR, deadline);
+}
+
+int df_open_locked(const char *path, int flags, long long deadline)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
 	/* O_NONBLOCK and a regular file only: a FIFO planted there must not hang the boot. */
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+	fd = open(path, flags | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
-	/* Another applier holds it for a fraction of a second; one that hangs is waited out. */
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		const struct timespec pause = { 0, 10 * 1000 * 1000 };
 

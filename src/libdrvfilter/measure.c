@@ -121,22 +121,9 @@ static int evlog_open(struct measure_run *mr)
 	(void)mkdir(run_log, 0755);
 	(void)mkdir(dir, 0755);
 	/* 0600 as systemd has it: whoever can open the log can lock it. */
-	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK, 0600);
+	fd = df_open_locked(path, O_WRONLY | O_NOCTTY, deadline);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		const struct timespec pause = { 0, 10 * 1000 * 1000 };
-
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return -errno;
-		if (df_now_usec(CLOCK_MONOTONIC) > deadline)
-			return -ETIMEDOUT;
-		nanosleep(&pause, NULL);
-	}
+		return fd;
 	/* Another writer's record was cut short: appending would hide that. */
 	if (fstat(fd, &st) < 0)
 		return -errno;
