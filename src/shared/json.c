@@ -15,9 +15,10 @@ static void json_indent(struct json *j)
 {
 	if (!j->pretty)
 		return;
+	static const char spaces[2 * JSON_MAX_DEPTH] = { [0 ... 2 * JSON_MAX_DEPTH - 1] = ' ' };
+
 	fputc('\n', j->f);
-	for (unsigned i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
+	fwrite(spaces, 1, 2 * (size_t)j->depth, j->f);
 }
 
 /* Comma and indentation before a value or key at the current level. */
@@ -75,6 +76,12 @@ void json_array_end(struct json *j)
 	json_close(j, ']');
 }
 
+/* Bytes that go out as they are: printable ASCII but the quote and the backslash. */
+static bool json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 static void json_quoted(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -82,9 +89,14 @@ static void json_quoted(FILE *f, const char *s)
 
 	fputc('"', f);
 	while (n > 0) {
-		size_t len;
+		size_t len = 0;
 
-		if (*p == '"' || *p == '\\') {
+		/* A state file is mostly names: each run of plain bytes is one write. */
+		while (len < n && json_plain(p[len]))
+			len++;
+		if (len > 0) {
+			fwrite(p, 1, len, f);
+		} else if (*p == '"' || *p == '\\') {
 			fputc('\\', f);
 			fputc(*p, f);
 			len = 1;
