@@ -38,6 +38,15 @@ int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, con
 int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bus,
 		    const char *driver, const char *value, int error);
 /*
+ * A denied driver's bit written with success in kernel mode: the kernel
+ * detached its @ndevices devices. One action for the bit and one per device
+ * are recorded (the state file lists each device), but they are logged as
+ * one line, "action=allowed ... value=0 detached=N devices=A,B,...": a guest
+ * with thousands of such devices writes a line per driver, not per device.
+ */
+int df_record_detach(struct df_run *run, const char *bus, const char *driver, const char *value,
+		     char *const *devices, size_t ndevices);
+/*
  * Count and log a problem that is not an action (a directory that cannot be
  * read) as "action=error bus=B driver=D error=...": the names (or NULL) in
  * quoted fields, never in the words, so that no name can forge a field.

@@ -68,7 +68,7 @@ static int deny_idle_driver(struct df_run *run, const char *bus, int driversfd, 
 static int deny_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
 		       bool locked, const struct strv *bound)
 {
-	bool kernel = run->rep->mode == DF_MODE_KERNEL, detached = false, keep;
+	bool kernel = run->rep->mode == DF_MODE_KERNEL, keep;
 	char rel[DF_NAME_MAX + sizeof("/allowed")];
 	_cleanup_close_ int fd = -1;
 	char **devices = NULL;
@@ -141,17 +141,18 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 			strv_free_array(devices, ndevices);
 			return 0; /* gone meanwhile */
 		}
-		r = df_record(run, DF_ACT_ALLOWED, bus, name, NULL, value, err);
 		/* Writing 0 detached the devices; if it failed, unbind them one by one. */
-		detached = !err;
+		if (!err && !keep) {
+			r = df_record_detach(run, bus, name, value, devices, ndevices);
+			strv_free_array(devices, ndevices);
+			return r;
+		}
+		r = df_record(run, DF_ACT_ALLOWED, bus, name, NULL, value, err);
 	}
 	for (size_t i = 0; i < ndevices && r >= 0; i++) {
 		if (keep) {
 			run->rep->counts.kept++;
 			r = df_record(run, DF_ACT_KEEP, bus, name, devices[i], NULL, 0);
-		} else if (detached) {
-			run->rep->counts.unbound++;
-			r = df_record(run, DF_ACT_UNBIND, bus, name, devices[i], NULL, 0);
 		} else {
 			if (fd < 0)
 				fd = df_open_dir_at(driversfd, name);

@@ -157,8 +157,28 @@ static int append_field(struct strbuf *sb, const char *key, const char *value)
 	return r;
 }
 
+/* The devices a driver's bit detached, as one log line's fields. */
+struct detached {
+	char *const *devices;
+	size_t n;
+};
+
+static int append_detached(struct strbuf *sb, const struct detached *d)
+{
+	struct strbuf list = STRBUF_INIT;
+	int r = strbuf_appendf(sb, " detached=%zu", d->n);
+
+	for (size_t i = 0; r >= 0 && i < d->n && list.len <= FIELD_MAX; i++)
+		r = strbuf_appendf(&list, "%s%s", i ? "," : "", d->devices[i]);
+	if (r >= 0)
+		r = append_field(sb, "devices", list.s);
+	strbuf_release(&list);
+	return r;
+}
+
 static void log_action(struct df_run *run, int prio, enum df_action_kind kind, const char *bus,
-		       const char *driver, const char *device, const char *value, int error)
+		       const char *driver, const char *device, const char *value, int error,
+		       const struct detached *detached)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r = strbuf_appendf(&sb, "action=%s", label(kind, value, run->rep->audit));
@@ -175,6 +195,8 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 		r = append_field(&sb, "device", device);
 	if (r >= 0 && value)
 		r = append_field(&sb, "value", value);
+	if (r >= 0 && detached && detached->n)
+		r = append_detached(&sb, detached);
 	if (r >= 0)
 		r = append_field(&sb, "result",
 				 df_action_result(kind, error, run->dry_run, run->rep->audit));
@@ -185,18 +207,26 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 	strbuf_release(&sb);
 }
 
+/* How an action is logged: a line of its own, a quiet one, or as part of another's. */
+enum logged {
+	LOGGED,
+	LOGGED_QUIET,
+	LOGGED_ELSEWHERE,
+};
+
 static int record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
-		  const char *device, const char *value, int error, bool quiet)
+		  const char *device, const char *value, int error, enum logged logged,
+		  const struct detached *detached)
 {
 	struct df_report *rep = run->rep;
 	struct df_action *a;
-	bool confirm = quiet && !error;
+	bool confirm = logged == LOGGED_QUIET && !error;
 	int prio = error ? LOG_ERR : confirm ? LOG_INFO : LOG_NOTICE;
 
 	if (error)
 		rep->counts.errors++;
-	if (df_log_enabled(run->ctx, prio))
-		log_action(run, prio, kind, bus, driver, device, value, error);
+	if ((logged != LOGGED_ELSEWHERE || error) && df_log_enabled(run->ctx, prio))
+		log_action(run, prio, kind, bus, driver, device, value, error, detached);
 	if (confirm)
 		return 0;
 	a = ARRAY_GROW(rep->actions, rep->capactions, rep->nactions);
@@ -217,13 +247,27 @@ static int record(struct df_run *run, enum df_action_kind kind, const char *bus,
 int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
 	      const char *device, const char *value, int error)
 {
-	return record(run, kind, bus, driver, device, value, error, false);
+	return record(run, kind, bus, driver, device, value, error, LOGGED, NULL);
 }
 
 int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bus,
 		    const char *driver, const char *value, int error)
 {
-	return record(run, kind, bus, driver, NULL, value, error, true);
+	return record(run, kind, bus, driver, NULL, value, error, LOGGED_QUIET, NULL);
+}
+
+int df_record_detach(struct df_run *run, const char *bus, const char *driver, const char *value,
+		     char *const *devices, size_t ndevices)
+{
+	const struct detached d = { devices, ndevices };
+	int r = record(run, DF_ACT_ALLOWED, bus, driver, NULL, value, 0, LOGGED, &d);
+
+	for (size_t i = 0; i < ndevices && r >= 0; i++) {
+		run->rep->counts.unbound++;
+		r = record(run, DF_ACT_UNBIND, bus, driver, devices[i], NULL, 0, LOGGED_ELSEWHERE,
+			   NULL);
+	}
+	return r;
 }
 
 /* A problem's own words: the names go in fields of their own. */
