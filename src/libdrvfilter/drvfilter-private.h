@@ -154,6 +154,7 @@ struct df_names {
 	char **v;
 	size_t n;
 	size_t unsafe; /* entries left out: names not safe to use */
+	char *first_unsafe; /* the first of them, escaped by df_esc(), or NULL */
 };
 
 /* The entries of the directory @dirfd that are symbolic links, sorted (a bus's devices). */

@@ -360,6 +360,8 @@ struct df_inventory {
 	bool kernel_filter; /* /sys/kernel/driver_filter exists: the patched kernel */
 	int locked; /* its locked attribute: 0, 1, or -1 when absent */
 	size_t skipped; /* entries left out: unreadable, or with names not safe to use */
+	char **skipped_what; /* what each was and why, names escaped ("bus pci: driver e1000: ...") */
+	size_t nskipped_what;
 };
 
 /* Also list every device of every bus, with its modalias. */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -127,6 +128,55 @@ int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool
 	return 1;
 }
 
+/*
+ * An entry left out of the inventory: counted, and said what it was and why
+ * ("bus pci: driver e1000: cannot read it: Permission denied"), its names
+ * escaped by the caller. 0 or -ENOMEM.
+ */
+_printf_(2, 3) static int skip(struct df_inventory *inv, const char *fmt, ...)
+{
+	char **v, *what;
+	va_list ap;
+	int n;
+
+	inv->skipped++;
+	va_start(ap, fmt);
+	n = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	v = realloc(inv->skipped_what, (inv->nskipped_what + 1) * sizeof(*v));
+	if (!v) {
+		free(what);
+		return -ENOMEM;
+	}
+	inv->skipped_what = v;
+	v[inv->nskipped_what++] = what;
+	return 0;
+}
+
+/* Names not safe to use, left out of a listing: the first named, the rest counted. */
+static int skip_unsafe(struct df_inventory *inv, const char *bus, const char *what,
+		       const struct df_names *names)
+{
+	char esc[DF_ESC_SIZE];
+	int r;
+
+	if (!names->unsafe)
+		return 0;
+	if (bus)
+		r = skip(inv, "bus %s: %s \"%s\"%s: name not safe to use", df_esc(bus, esc), what,
+			 names->first_unsafe ? names->first_unsafe : "?",
+			 names->unsafe > 1 ? " and others like it" : "");
+	else
+		r = skip(inv, "%s \"%s\"%s: name not safe to use", what,
+			 names->first_unsafe ? names->first_unsafe : "?",
+			 names->unsafe > 1 ? " and others like it" : "");
+	/* Counted as many as there were, named once. */
+	inv->skipped += names->unsafe - 1;
+	return r;
+}
+
 static void driver_release(struct df_driver *drv)
 {
 	free(drv->name);
@@ -146,6 +196,7 @@ static void device_release(struct df_device *dev)
 static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, struct df_driver *drv,
 		       size_t *skipped)
 {
+	/* @skipped: bound devices of the driver that could not be read or had unsafe names. */
 	_cleanup_close_ int fd = df_open_dir_at(driversfd, name);
 	char buf[DF_NAME_MAX + 1], esc[DF_ESC_SIZE];
 	int r;
@@ -172,7 +223,8 @@ static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, stru
 	return 0;
 }
 
-static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_t *skipped)
+static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus,
+			struct df_inventory *inv)
 {
 	_cleanup_close_ int driversfd = -1;
 	char esc[DF_ESC_SIZE], esc2[DF_ESC_SIZE];
@@ -187,7 +239,10 @@ static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_
 		df_log_cond(ctx, LOG_WARNING,
 			    "bus '%s': drivers skipped, their names not safe to use: %zu",
 			    df_esc(bus->name, esc), names.unsafe);
-		*skipped += names.unsafe;
+		if (skip_unsafe(inv, bus->name, "driver", &names) < 0) {
+			df_names_release(&names);
+			return -ENOMEM;
+		}
 	}
 	driversfd = df_open_dir_at(busfd, "drivers");
 	bus->drivers = calloc(names.n ? names.n : 1, sizeof(*bus->drivers));
@@ -197,8 +252,19 @@ static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_
 	}
 	for (size_t i = 0; i < names.n; i++) {
 		struct df_driver *drv = &bus->drivers[bus->ndrivers];
+		size_t devs_skipped = 0;
 
-		r = load_driver(ctx, driversfd, names.v[i], drv, skipped);
+		r = load_driver(ctx, driversfd, names.v[i], drv, &devs_skipped);
+		if (r >= 0 && devs_skipped) {
+			r = skip(inv, "bus %s: driver %s: %zu of its links unreadable or not safe to "
+				      "use: its bound devices may be more than shown",
+				 df_esc(bus->name, esc), df_esc(names.v[i], esc2), devs_skipped);
+			inv->skipped += devs_skipped - 1;
+			if (r < 0) {
+				bus->ndrivers++; /* released with the bus */
+				break;
+			}
+		}
 		if (r >= 0) {
 			bus->ndrivers++;
 			continue;
@@ -209,7 +275,10 @@ static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_
 			break;
 		df_log_cond(ctx, LOG_WARNING, "bus '%s': cannot read driver '%s': %s",
 			    df_esc(bus->name, esc), df_esc(names.v[i], esc2), strerror(-r));
-		(*skipped)++;
+		r = skip(inv, "bus %s: driver %s: cannot read it: %s", df_esc(bus->name, esc),
+			 df_esc(names.v[i], esc2), strerror(-r));
+		if (r < 0)
+			break;
 	}
 	df_names_release(&names);
 	return r == -ENOMEM ? r : 0;
@@ -237,9 +306,11 @@ static int load_device(struct df_ctx *ctx, int devicesfd, const char *name, stru
 	return 0;
 }
 
-static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_t *skipped)
+static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus,
+			struct df_inventory *inv)
 {
 	DIR *d = df_dir_open_at(busfd, "devices");
+	char esc[DF_ESC_SIZE], esc2[DF_ESC_SIZE];
 	struct dirent *de;
 	size_t cap = 0;
 	int r;
@@ -250,7 +321,10 @@ static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_
 		struct df_device *dev;
 
 		if (df_sysfs_name_check(de->d_name) < 0) {
-			(*skipped)++;
+			r = skip(inv, "bus %s: device \"%s\": name not safe to use",
+				 df_esc(bus->name, esc), df_esc(de->d_name, esc2));
+			if (r < 0)
+				break;
 			continue;
 		}
 		dev = ARRAY_GROW(bus->devices, cap, bus->ndevices);
@@ -264,9 +338,14 @@ static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus, size_
 		if (r == -ENOMEM)
 			break;
 		if (r < 0) {
+			int err = r;
+
 			device_release(dev);
 			bus->ndevices--;
-			(*skipped)++;
+			r = skip(inv, "bus %s: device %s: cannot read it: %s", df_esc(bus->name, esc),
+				 df_esc(de->d_name, esc2), strerror(-err));
+			if (r < 0)
+				break;
 		}
 	}
 	closedir(d);
@@ -314,12 +393,17 @@ int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **
 		if (!df_entry_is_dir(dirfd(d), de))
 			continue;
 		if (df_sysfs_name_check(de->d_name) < 0) {
-			inv->skipped++;
+			r = skip(inv, "bus \"%s\": name not safe to use", df_esc(de->d_name, esc));
+			if (r < 0)
+				break;
 			continue;
 		}
 		busfd = df_open_dir_at(dirfd(d), de->d_name);
 		if (busfd < 0) {
-			inv->skipped++;
+			r = skip(inv, "bus %s: cannot read it: %s", df_esc(de->d_name, esc),
+				 strerror(-busfd));
+			if (r < 0)
+				break;
 			continue;
 		}
 		bus = ARRAY_GROW(inv->buses, cap, inv->nbuses);
@@ -333,15 +417,19 @@ int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **
 			r = -ENOMEM;
 			break;
 		}
-		r = load_drivers(ctx, busfd, bus, &inv->skipped);
+		r = load_drivers(ctx, busfd, bus, inv);
 		if (r >= 0 && (flags & DF_INV_DEVICES))
-			r = load_devices(ctx, busfd, bus, &inv->skipped);
+			r = load_devices(ctx, busfd, bus, inv);
 		if (r == -ENOMEM)
 			break;
 		if (r < 0) {
 			df_log_cond(ctx, LOG_WARNING, "cannot read bus '%s': %s",
 				    df_esc(bus->name, esc), strerror(-r));
-			inv->skipped++;
+			if (skip(inv, "bus %s: cannot read it: %s", df_esc(bus->name, esc),
+				 strerror(-r)) < 0) {
+				r = -ENOMEM;
+				break;
+			}
 		}
 		r = 0;
 	}
@@ -373,6 +461,7 @@ struct df_inventory *df_inventory_free(struct df_inventory *inv)
 		free(bus->name);
 	}
 	free(inv->buses);
+	strv_free_array(inv->skipped_what, inv->nskipped_what);
 	free(inv);
 	return NULL;
 }

@@ -260,7 +260,12 @@ static int list_names(DIR *d, bool (*keep)(int dirfd, const struct dirent *de),
 		if (!keep(dirfd(d), de))
 			continue;
 		if (df_sysfs_name_check(de->d_name) < 0) {
-			ret->unsafe++;
+			char esc[DF_ESC_SIZE];
+
+			if (!ret->unsafe++ && !(ret->first_unsafe = strdup(df_esc(de->d_name, esc)))) {
+				r = -ENOMEM;
+				break;
+			}
 			continue;
 		}
 		r = strv_push(&names, de->d_name);
@@ -270,6 +275,8 @@ static int list_names(DIR *d, bool (*keep)(int dirfd, const struct dirent *de),
 	closedir(d);
 	if (r < 0) {
 		strv_release(&names);
+		free(ret->first_unsafe);
+		ret->first_unsafe = NULL;
 		return r;
 	}
 	/* Sorted: logs, state files and tests read the same on every file system. */
@@ -303,6 +310,7 @@ int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
 void df_names_release(struct df_names *names)
 {
 	strv_free_array(names->v, names->n);
+	free(names->first_unsafe);
 	*names = (struct df_names){ 0 };
 }
 
