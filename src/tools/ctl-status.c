@@ -8,16 +8,49 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "log.h"
 #include "status.h"
 
+/* The terminal's width; else $COLUMNS (as util-linux reads it); else 80. */
+static size_t view_width(void)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (env) {
+		n = strtol(env, &end, 10);
+		if (!*end && end != env && n >= 40 && n <= 1000)
+			return (size_t)n;
+	}
+	return 80;
+}
+
 int verb_status(int argc, char **argv)
 {
+	struct status_view view = {
+		.width = view_width(),
+		.all = arg_all,
+		.noheadings = arg_noheadings,
+		.raw = arg_raw,
+	};
 	struct status s;
 	int r, ret = EXIT_FINE;
 
+	if ((arg_json != JSON_OFF || arg_prometheus) &&
+	    (arg_all || arg_output || arg_noheadings || arg_raw))
+		return ctl_usage_error("--all, --output, --noheadings and --raw are for the text "
+				       "view, not --json or --format=prometheus");
+	if (arg_output && status_view_columns(&view, arg_output) < 0)
+		return EXIT_USAGE;
 	r = status_load(&s);
 	if (r < 0) {
 		if (r == -ENOMEM)
@@ -29,8 +62,11 @@ int verb_status(int argc, char **argv)
 		status_print_prometheus(&s);
 	else if (arg_json != JSON_OFF)
 		status_print_json(&s);
-	else
-		status_print_text(&s);
+	else {
+		if (!arg_output)
+			status_view_default_columns(&view, s.mode == DF_MODE_KERNEL);
+		status_print_text(&s, &view);
+	}
 	/* The metrics carry the violations; a textfile job needs "written" = 0. */
 	if ((s.drift || s.violations || s.mismatches) && !arg_prometheus)
 		ret = EXIT_VIOLATION;

@@ -48,6 +48,11 @@ extern const char *arg_base_rtmr;
 extern const char *arg_expect_policy;
 extern const char *arg_expect_mode;
 extern bool arg_expect_locked;
+/* status's text view: every driver, the table's columns, no header, raw cells. */
+extern bool arg_all;
+extern const char *arg_output;
+extern bool arg_noheadings;
+extern bool arg_raw;
 extern struct df_ctx *ctl_ctx;
 
 /* Print a usage error and "Try ..."; returns EXIT_USAGE. */

@@ -35,6 +35,10 @@ const char *arg_base_rtmr;
 const char *arg_expect_policy;
 const char *arg_expect_mode;
 bool arg_expect_locked;
+bool arg_all;
+const char *arg_output;
+bool arg_noheadings;
+bool arg_raw;
 struct df_ctx *ctl_ctx;
 
 /* The options a verb may be given; any other is a usage error naming the verb. */
@@ -57,6 +61,10 @@ enum {
 	OPT_EXPECT_POLICY = 1u << 15,
 	OPT_EXPECT_MODE = 1u << 16,
 	OPT_EXPECT_LOCKED = 1u << 17,
+	OPT_ALL = 1u << 18,
+	OPT_OUTPUT = 1u << 19,
+	OPT_NOHEADINGS = 1u << 20,
+	OPT_RAW = 1u << 21,
 };
 
 static const char *const option_names[] = {
@@ -64,7 +72,8 @@ static const char *const option_names[] = {
 	"--dry-run",	      "--events",      "--permanent",	  "--devices",
 	"--format=grub|dracut", "--max-bytes", "--event-log",	  "--pcrs",
 	"--base-pcrs",	      "--rtmr",	       "--base-rtmr",	  "--expect-policy",
-	"--expect-mode",      "--expect-locked",
+	"--expect-mode",      "--expect-locked", "--all",	  "--output",
+	"--noheadings",	      "--raw",
 };
 
 #define OPT_VERIFY                                                                           \
@@ -85,7 +94,10 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-	{ "status", "", 0, 0, OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_PROMETHEUS, verb_status,
+	{ "status", "", 0, 0,
+	  OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_PROMETHEUS | OPT_ALL | OPT_OUTPUT |
+		  OPT_NOHEADINGS | OPT_RAW,
+	  verb_status,
 	  "mode, lock, drift, drivers, violations, unbound devices" },
 	{ "check", "[FILE]", 0, 1, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_check,
 	  "validate a policy (default: the --policy file)" },
@@ -140,6 +152,12 @@ static void help(void)
 	       "                         (cmdline only: a configuration snippet)\n"
 	       "      --max-bytes N      cmdline: at most N bytes of options (default: what the\n"
 	       "                         target's command line leaves of %d)\n"
+	       "      --all              status: every driver in the table, not only those\n"
+	       "                         that matter (violations, allowed, with devices)\n"
+	       "  -o, --output COLUMNS   status: the table's columns, e.g. BUS,DRIVER,DEVICES\n"
+	       "                         (BUS DRIVER MODULE DECISION BIT RULE DEVICES)\n"
+	       "      --noheadings       status: the table without its header line\n"
+	       "      --raw              status: the table's cells unaligned, blanks escaped\n"
 	       "  -n, --dry-run          apply: print what would be done, write nothing\n"
 	       "      --events N         watch: stop after N events\n"
 	       "      --permanent        allow, deny: the change under /etc, for boot too\n"
@@ -241,6 +259,9 @@ static int parse_argv(int argc, char **argv)
 		ARG_EXPECT_POLICY,
 		ARG_EXPECT_MODE,
 		ARG_EXPECT_LOCKED,
+		ARG_ALL,
+		ARG_NOHEADINGS,
+		ARG_RAW,
 	};
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -262,12 +283,16 @@ static int parse_argv(int argc, char **argv)
 		{ "expect-policy", required_argument, NULL, ARG_EXPECT_POLICY },
 		{ "expect-mode", required_argument, NULL, ARG_EXPECT_MODE },
 		{ "expect-locked", no_argument, NULL, ARG_EXPECT_LOCKED },
+		{ "all", no_argument, NULL, ARG_ALL },
+		{ "output", required_argument, NULL, 'o' },
+		{ "noheadings", no_argument, NULL, ARG_NOHEADINGS },
+		{ "raw", no_argument, NULL, ARG_RAW },
 		{},
 	};
 	int c, r;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hVp:n", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, ":hVp:no:", options, NULL)) >= 0) {
 		switch (c) {
 		case 'h':
 			help();
@@ -354,6 +379,22 @@ static int parse_argv(int argc, char **argv)
 		case ARG_EXPECT_LOCKED:
 			arg_expect_locked = true;
 			arg_given |= OPT_EXPECT_LOCKED;
+			break;
+		case ARG_ALL:
+			arg_all = true;
+			arg_given |= OPT_ALL;
+			break;
+		case 'o':
+			arg_output = optarg;
+			arg_given |= OPT_OUTPUT;
+			break;
+		case ARG_NOHEADINGS:
+			arg_noheadings = true;
+			arg_given |= OPT_NOHEADINGS;
+			break;
+		case ARG_RAW:
+			arg_raw = true;
+			arg_given |= OPT_RAW;
 			break;
 		case ARG_JSON:
 			r = parse_json(optarg);

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* drvfilterctl status as text: the summary first, then the table, the violations, the rest. */
+/*
+ * drvfilterctl status as text: the summary (mode, guarantee, violations and
+ * drift first), the violations, the table of drivers (status-table.c), the
+ * rest; every line laid out for the view's width.
+ */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -9,21 +15,6 @@
 #include "macro.h"
 #include "status.h"
 #include "strbuf.h"
-
-static const char *allowed_str(int a)
-{
-	return a < 0 ? "-" : a ? "1" : "0";
-}
-
-static void print_time(long long usec)
-{
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-	char buf[sizeof("YYYY-MM-DD HH:MM:SS UTC") + 16];
-
-	if (gmtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
-		fputs(buf, stdout);
-}
 
 /* Names from sysfs and labels from the hwdb, printed escaped. */
 static const char *esc(struct strbuf *sb, const char *s)
@@ -33,104 +24,162 @@ static const char *esc(struct strbuf *sb, const char *s)
 	return strbuf_str(sb);
 }
 
+/*
+ * @text after @first, its words wrapped at the view's width onto lines that
+ * begin with @cont. A word longer than a line (a path) is never cut.
+ */
+static void wrap(const struct status_view *v, const char *first, const char *cont,
+		 const char *text)
+{
+	size_t col = strlen(first), indent = strlen(cont);
+	bool bol = true; /* nothing of @text on this line yet */
+
+	fputs(first, stdout);
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (n == 0) {
+			text++;
+			continue;
+		}
+		if (!bol && col + 1 + n > v->width) {
+			printf("\n%s", cont);
+			col = indent;
+			bol = true;
+		}
+		if (!bol) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(text, 1, n, stdout);
+		col += n;
+		bol = false;
+		text += n;
+	}
+	putchar('\n');
+}
+
+#define LABEL_WIDTH 12
+
+/* "Label:      text", wrapped under the text. */
+_printf_(3, 4) static void field(const struct status_view *v, const char *label, const char *fmt,
+				 ...)
+{
+	_cleanup_free_ char *text = NULL;
+	char first[LABEL_WIDTH + 32];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	snprintf(first, sizeof(first), "%-*s", LABEL_WIDTH, label);
+	wrap(v, first, "            ", text);
+}
+
 /* Which module set the blacklist was computed from: in the initramfs, only its own. */
-static void print_blacklist(const struct status *s)
+static void print_blacklist(const struct status *s, const struct status_view *v)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!s->state.blacklist_dir)
 		return;
-	printf("Blacklist:  computed %s from %lld modules of %s%s\n",
-	       s->state.in_initramfs ? "in the initramfs" : "in the real root",
-	       s->state.blacklist_modules, esc(&sb, s->state.blacklist_dir),
-	       s->state.in_initramfs ? ": modules outside it are not covered until the real "
-				       "root applies the policy again"
-				     : "");
+	field(v, "Blacklist:", "computed %s from %lld modules of %s%s",
+	      s->state.in_initramfs ? "in the initramfs" : "in the real root",
+	      s->state.blacklist_modules, esc(&sb, s->state.blacklist_dir),
+	      s->state.in_initramfs ? ": modules outside it are not covered until the real "
+				      "root applies the policy again"
+				    : "");
 	strbuf_release(&sb);
 }
 
-static void print_summary(const struct status *s)
+static void print_applied(const struct status *s, const struct status_view *v)
+{
+	time_t t = (time_t)(s->state.applied_usec / 1000000);
+	char when[sizeof("YYYY-MM-DD HH:MM:SS UTC") + 16] = "";
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	field(v, "Applied:", "%s in %lld.%03lld ms, %s mode, %lld errors", when,
+	      s->state.duration_usec / 1000, s->state.duration_usec % 1000, s->state.mode,
+	      s->state.errors);
+	if (s->state.measure_failed)
+		field(v, "Measured:", "FAILED: %s",
+		      s->state.measure_error ? s->state.measure_error : "?");
+	else if (s->state.measured_pcr >= 0 && s->state.measured_rtmr)
+		field(v, "Measured:", "PCR %lld and RTMR %d (drvfilterctl verify checks them)",
+		      s->state.measured_pcr, DF_RTMR_INDEX);
+	else if (s->state.measured_pcr >= 0)
+		field(v, "Measured:", "PCR %lld (drvfilterctl verify checks it)",
+		      s->state.measured_pcr);
+	else if (s->state.measured_rtmr)
+		field(v, "Measured:", "RTMR %d (drvfilterctl verify checks it)", DF_RTMR_INDEX);
+	else
+		field(v, "Measured:", "no: no TPM or TDX RTMR, or measure = no");
+	print_blacklist(s, v);
+}
+
+/* What an operator wants first: the mode and its guarantee, violations, drift; then the rest. */
+static void print_summary(const struct status *s, const struct status_view *v)
 {
 	const struct df_inventory *inv = s->inv;
 	bool kernel = s->mode == DF_MODE_KERNEL;
 
-	printf("Mode:       %s%s\n", s->audit ? "audit, enforcing nothing; would enforce in " : "",
-	       kernel ? "kernel (patched kernel: /sys/kernel/driver_filter)"
-		      : "fallback (no /sys/kernel/driver_filter)");
-	printf("Guarantee:  %s\n", s->guarantee);
+	field(v, "Mode:", "%s%s", s->audit ? "audit, enforcing nothing; would enforce in " : "",
+	      kernel ? "kernel (patched kernel: /sys/kernel/driver_filter)"
+		     : "fallback (no /sys/kernel/driver_filter)");
+	field(v, "Guarantee:", "%s", s->guarantee);
 	if (kernel)
-		printf("Lock:       %s\n", inv->locked == 1 ? "locked until reboot"
-					   : inv->locked == 0
-						   ? "not locked: root can change the kernel policy"
-						   : "unknown");
-	printf("Policy:     %s (sha256 %s)%s\n", df_policy_path(s->policy),
-	       s->policy_valid ? df_policy_sha256(s->policy) : "-",
-	       s->policy_valid ? "" : " INVALID");
-	for (size_t i = 1; i < df_policy_nfiles(s->policy); i++)
-		printf("%s%s\n", i == 1 ? "Drop-ins:   " : "            ",
-		       df_policy_file(s->policy, i));
-	if (s->state_r == 0) {
-		printf("Applied:    ");
-		print_time(s->state.applied_usec);
-		printf(" in %lld.%03lld ms, %s mode, %lld errors\n", s->state.duration_usec / 1000,
-		       s->state.duration_usec % 1000, s->state.mode, s->state.errors);
-		printf("Measured:   ");
-		if (s->state.measure_failed)
-			printf("FAILED: %s\n",
-			       s->state.measure_error ? s->state.measure_error : "?");
-		else if (s->state.measured_pcr >= 0 && s->state.measured_rtmr)
-			printf("PCR %lld and RTMR %d (drvfilterctl verify checks them)\n",
-			       s->state.measured_pcr, DF_RTMR_INDEX);
-		else if (s->state.measured_pcr >= 0)
-			printf("PCR %lld (drvfilterctl verify checks it)\n", s->state.measured_pcr);
-		else if (s->state.measured_rtmr)
-			printf("RTMR %d (drvfilterctl verify checks it)\n", DF_RTMR_INDEX);
-		else
-			printf("no: no TPM or TDX RTMR, or measure = no\n");
-		print_blacklist(s);
-	}
-	printf("Drift:      %s\n",
-	       s->drift	  ? s->drift
-	       : s->audit ? "none: the policy on disk is the one applied, in audit mode"
-			  : "none: the policy on disk is enforced");
-	printf("Drivers:    %zu allowed, %zu denied; devices: %zu, %zu unbound; violations: %zu\n",
-	       s->allowed, s->denied, s->devices, s->nunbound, s->violations);
-	if (s->running_read && s->options)
-		printf("Boot:       %zu init calls skipped (initcall_blacklist), %zu modules "
-		       "refused "
-		       "(module_blacklist)%s\n",
-		       s->running.ninitcalls, s->running.nmodules,
-		       s->running.filter_allow || s->running.filter_deny ? ", filter_* lists" : "");
-	else if (s->running_read)
-		printf("Boot:       no drvfilter boot options on the kernel command line\n");
+		field(v, "Lock:", "%s",
+		      inv->locked == 1	 ? "locked until reboot"
+		      : inv->locked == 0 ? "not locked: root can change the kernel policy"
+					 : "unknown");
+	if (s->violations)
+		field(v, "Violations:", "%zu device%s bound to %s (listed below)", s->violations,
+		      s->violations == 1 ? "" : "s",
+		      s->audit ? "denied drivers: enforcing would detach them"
+			       : "denied drivers or refused by device rules");
+	else
+		field(v, "Violations:", "none");
 	if (s->mismatches)
-		printf("Kernel:     %zu allowed bits disagree with the policy\n", s->mismatches);
-	if (inv->skipped)
-		printf("Skipped:    %zu entries could not be read or had unsafe names\n",
-		       inv->skipped);
+		field(v, "Kernel:", "%zu allowed bits disagree with the policy", s->mismatches);
+	field(v, "Drift:", "%s",
+	      s->drift	 ? s->drift
+	      : s->audit ? "none: the policy on disk is the one applied, in audit mode"
+			 : "none: the policy on disk is enforced");
+	field(v, "Policy:", "%s%s", df_policy_path(s->policy), s->policy_valid ? "" : " INVALID");
+	if (s->policy_valid)
+		field(v, "SHA-256:", "%s", df_policy_sha256(s->policy));
+	for (size_t i = 1; i < df_policy_nfiles(s->policy); i++)
+		field(v, i == 1 ? "Drop-ins:" : "", "%s", df_policy_file(s->policy, i));
+	if (s->state_r == 0)
+		print_applied(s, v);
+	field(v, "Drivers:", "%zu allowed, %zu denied; devices: %zu, %zu unbound", s->allowed,
+	      s->denied, s->devices, s->nunbound);
+	if (s->running_read && s->options)
+		field(v, "Boot:",
+		      "%zu init calls skipped (initcall_blacklist), %zu modules refused "
+		      "(module_blacklist)%s",
+		      s->running.ninitcalls, s->running.nmodules,
+		      s->running.filter_allow || s->running.filter_deny ? ", filter_* lists" : "");
+	else if (s->running_read)
+		field(v, "Boot:", "no drvfilter boot options on the kernel command line");
+	if (inv->skipped) {
+		field(v, "Skipped:", "%zu entries of /sys could not be read or had unsafe names:",
+		      inv->skipped);
+		for (size_t i = 0; i < inv->nskipped_what; i++)
+			wrap(v, "            - ", "              ", inv->skipped_what[i]);
+	}
 	if ((inv->skipped || s->state_r == -EACCES) && geteuid() != 0)
-		printf("Note:       not run as root: what only root may read is missing above\n");
+		field(v, "Note:", "not run as root: what only root may read is missing above");
 }
 
-static void print_drivers(const struct status *s, struct strbuf *a, struct strbuf *b,
-			  struct strbuf *c)
+static void print_violations(const struct status *s, struct strbuf *a, struct strbuf *b,
+			     struct strbuf *c)
 {
-	printf("\n%-12s %-20s %-16s %-8s %-3s %s\n", "BUS", "DRIVER", "MODULE", "DECISION", "BIT",
-	       "RULE / DEVICES");
-	for (size_t i = 0; i < s->ndrivers; i++) {
-		const struct status_driver *d = &s->drivers[i];
-		const struct df_driver *drv = d->drv;
-
-		esc(c, drv->module ? drv->module : "");
-		if (drv->builtin)
-			(void)strbuf_append(c, drv->module ? " (built-in)" : "(built-in)");
-		printf("%-12s %-20s %-16s %-8s %-3s %s", esc(a, d->bus->name), esc(b, drv->name),
-		       strbuf_str(c), d->verdict.allowed ? "allowed" : "denied",
-		       allowed_str(drv->allowed), d->rule);
-		for (size_t k = 0; k < drv->ndevices; k++)
-			printf("%s%s", k ? ", " : " -> ", esc(a, drv->devices[k]));
-		putchar('\n');
-	}
 	if (!s->violations)
 		return;
 	printf(s->audit ? "\nWould be detached (devices bound to denied drivers):\n"
@@ -149,10 +198,30 @@ static void print_drivers(const struct status *s, struct strbuf *a, struct strbu
 	}
 }
 
-/* The devices of drivers with device rules: their IDs, and the rule that decides. */
-static void print_device_rules(const struct status *s, struct strbuf *a, struct strbuf *b,
-			       struct strbuf *c)
+static void print_drivers(const struct status *s, const struct status_view *v)
 {
+	_cleanup_free_ char *text = NULL;
+	size_t hidden, builtin = 0;
+
+	putchar('\n');
+	hidden = status_print_table(s, v);
+	if (!hidden)
+		return;
+	for (size_t i = 0; i < s->ndrivers; i++)
+		builtin += s->drivers[i].drv->builtin && !s->drivers[i].verdict.allowed &&
+			   !s->drivers[i].drv->ndevices;
+	if (asprintf(&text,
+		     "... and %zu more drivers, denied and driving nothing (%zu of them built in): "
+		     "--all lists them",
+		     hidden, builtin) >= 0)
+		wrap(v, "", "    ", text);
+}
+
+/* The devices of drivers with device rules: their IDs, and the rule that decides. */
+static void print_device_rules(const struct status *s, const struct status_view *v,
+			       struct strbuf *a, struct strbuf *b, struct strbuf *c)
+{
+	struct strbuf line = STRBUF_INIT;
 	bool any = false;
 
 	for (size_t i = 0; i < s->ndrivers; i++) {
@@ -164,21 +233,28 @@ static void print_device_rules(const struct status *s, struct strbuf *a, struct 
 			if (!any)
 				printf("\nDevices under device rules:\n");
 			any = true;
-			printf("  %s %s%s (%s) %s: ", esc(a, d->bus->name), esc(b, ck->device),
-			       ck->bound ? "" : " unbound",
-			       ck->id.n ? ck->id.ids[0] : "IDs unreadable", esc(c, d->drv->name));
+			strbuf_clear(&line);
+			(void)strbuf_appendf(&line, "%s %s%s (%s) %s: ", esc(a, d->bus->name),
+					     esc(b, ck->device), ck->bound ? "" : " unbound",
+					     ck->id.n ? ck->id.ids[0] : "IDs unreadable",
+					     esc(c, d->drv->name));
 			if (ck->verdict.allowed)
-				printf("allowed by %s\n", ck->rule);
+				(void)strbuf_appendf(&line, "allowed by %s", ck->rule);
 			else
-				printf("refused: no device rule of the driver matches (%s, ...)\n",
-				       ck->rule);
+				(void)strbuf_appendf(&line,
+						     "refused: no device rule of the driver "
+						     "matches (%s, ...)",
+						     ck->rule);
+			wrap(v, "  ", "    ", strbuf_str(&line));
 		}
 	}
+	strbuf_release(&line);
 }
 
-static void print_unbound(const struct status *s, struct strbuf *a, struct strbuf *b,
-			  struct strbuf *c)
+static void print_unbound(const struct status *s, const struct status_view *v,
+			  struct strbuf *a, struct strbuf *b, struct strbuf *c)
 {
+	struct strbuf line = STRBUF_INIT;
 	size_t quiet = 0;
 	bool any = false;
 
@@ -199,28 +275,30 @@ static void print_unbound(const struct status *s, struct strbuf *a, struct strbu
 			quiet++;
 			continue;
 		}
-		printf("  %s %s", esc(a, u->bus->name), esc(b, dev->name));
+		strbuf_clear(&line);
+		(void)strbuf_appendf(&line, "%s %s", esc(a, u->bus->name), esc(b, dev->name));
 		if (dev->label)
-			printf(" %s", esc(c, dev->label));
+			(void)strbuf_appendf(&line, " %s", esc(c, dev->label));
 		for (size_t k = 0; k < dev->ncandidates; k++)
-			printf("%s%s (%s)", k ? ", " : " - would be driven by ",
-			       esc(c, dev->candidates[k]),
-			       u->candidate_allowed[k] ? "allowed" : "denied");
-		putchar('\n');
+			(void)strbuf_appendf(&line, "%s%s (%s)", k ? ", " : " - would be driven by ",
+					     esc(c, dev->candidates[k]),
+					     u->candidate_allowed[k] ? "allowed" : "denied");
+		wrap(v, "  ", "    ", strbuf_str(&line));
 	}
 	if (quiet && any)
 		printf("  and %zu more with no module for them (see --json)\n", quiet);
 	else if (quiet)
 		printf("  (%zu unbound; see --json)\n", quiet);
+	strbuf_release(&line);
 }
 
 /* "a, b, c" of @n names, at most @max of them, escaped. */
-static void print_names(char **v, size_t n, size_t max, struct strbuf *sb)
+static void append_names(struct strbuf *line, char **v, size_t n, size_t max, struct strbuf *sb)
 {
 	for (size_t i = 0; i < n && i < max; i++)
-		printf("%s%s", i ? ", " : "", esc(sb, v[i]));
+		(void)strbuf_appendf(line, "%s%s", i ? ", " : "", esc(sb, v[i]));
 	if (n > max)
-		printf(" and %zu more", n - max);
+		(void)strbuf_appendf(line, " and %zu more", n - max);
 }
 
 /* Listed one by one: built-in drivers, and modules that drive a device here. */
@@ -229,36 +307,44 @@ static bool listed(const struct df_uncovered *u)
 	return !u->module || u->tier != DF_TIER_MODULE;
 }
 
-static void print_cmdline(const struct status *s, struct strbuf *a, struct strbuf *b)
+static void print_cmdline(const struct status *s, const struct status_view *v,
+			  struct strbuf *a, struct strbuf *b)
 {
 	const struct df_bootopts *o = s->bootopts;
+	struct strbuf line = STRBUF_INIT;
 
 	if (!s->running_read || !(s->options || s->nmissing || (o && o->nuncovered)))
 		return;
 	printf("\nBoot options (the kernel command line):\n");
 	if (s->running.ninitcalls) {
-		printf("  never ran (initcall_blacklist):");
+		(void)strbuf_append(&line, "never ran (initcall_blacklist):");
 		for (size_t i = 0; i < s->running.ninitcalls; i++) {
 			const char *m =
 				o ? df_bootopts_initcall_module(o, s->running.initcalls[i]) : NULL;
 
-			printf("%s %s", i ? "," : "", esc(a, s->running.initcalls[i]));
+			(void)strbuf_appendf(&line, "%s %s", i ? "," : "",
+					     esc(a, s->running.initcalls[i]));
 			if (m)
-				printf(" (%s)", esc(a, m));
+				(void)strbuf_appendf(&line, " (%s)", esc(a, m));
 			else
-				printf(" (not an init call of this kernel)");
+				(void)strbuf_append(&line, " (not an init call of this kernel)");
 		}
-		putchar('\n');
+		wrap(v, "  ", "    ", strbuf_str(&line));
 	}
 	if (s->running.nmodules) {
-		printf("  refused by the kernel, insmod included (module_blacklist): ");
-		print_names(s->running.modules, s->running.nmodules, 12, a);
-		putchar('\n');
+		strbuf_clear(&line);
+		(void)strbuf_append(&line, "refused by the kernel, insmod included "
+					   "(module_blacklist): ");
+		append_names(&line, s->running.modules, s->running.nmodules, 12, a);
+		wrap(v, "  ", "    ", strbuf_str(&line));
 	}
 	if (s->nmissing) {
 		strbuf_clear(a);
 		(void)status_missing_text(s, 12, a);
-		printf("  missing, computed for this system (drift): %s\n", strbuf_str(a));
+		strbuf_clear(&line);
+		(void)strbuf_appendf(&line, "missing, computed for this system (drift): %s",
+				     strbuf_str(a));
+		wrap(v, "  ", "    ", strbuf_str(&line));
 	}
 	for (size_t i = 0; o && i < o->nuncovered; i++) {
 		const struct df_uncovered *u = &o->uncovered[i];
@@ -269,34 +355,41 @@ static void print_cmdline(const struct status *s, struct strbuf *a, struct strbu
 			seen = listed(&o->uncovered[k]) && streq(o->uncovered[k].reason, u->reason);
 		if (!listed(u) || seen)
 			continue;
-		printf("  not coverable: ");
+		strbuf_clear(&line);
+		(void)strbuf_append(&line, "not coverable: ");
 		for (size_t k = i; k < o->nuncovered; k++) {
-			const struct df_uncovered *v = &o->uncovered[k];
+			const struct df_uncovered *w = &o->uncovered[k];
 
-			if (!listed(v) || !streq(v->reason, u->reason))
+			if (!listed(w) || !streq(w->reason, u->reason))
 				continue;
-			printf("%s%s%s", shown++ ? ", " : "", v->module ? "module " : "",
-			       esc(a, v->subject));
+			(void)strbuf_appendf(&line, "%s%s%s", shown++ ? ", " : "",
+					     w->module ? "module " : "", esc(a, w->subject));
 		}
-		printf(": %s\n", esc(b, u->reason));
+		(void)strbuf_appendf(&line, ": %s", esc(b, u->reason));
+		wrap(v, "  ", "    ", strbuf_str(&line));
 	}
+	strbuf_release(&line);
 }
 
-void status_print_text(const struct status *s)
+void status_print_text(const struct status *s, const struct status_view *v)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
 
-	print_summary(s);
-	print_drivers(s, &a, &b, &c);
-	print_device_rules(s, &a, &b, &c);
-	print_cmdline(s, &a, &b);
+	print_summary(s, v);
+	print_violations(s, &a, &b, &c);
+	print_drivers(s, v);
+	print_device_rules(s, v, &a, &b, &c);
+	print_cmdline(s, v, &a, &b);
 	if (s->notes.count) {
 		printf("\nNotes on fallback mode:\n");
-		for (size_t i = 0; i < s->notes.count; i++)
-			printf("  line %u: %s\n", s->notes.items[i].line,
-			       s->notes.items[i].message);
+		for (size_t i = 0; i < s->notes.count; i++) {
+			char first[32];
+
+			snprintf(first, sizeof(first), "  line %u: ", s->notes.items[i].line);
+			wrap(v, first, "    ", s->notes.items[i].message);
+		}
 	}
-	print_unbound(s, &a, &b, &c);
+	print_unbound(s, v, &a, &b, &c);
 	strbuf_release(&a);
 	strbuf_release(&b);
 	strbuf_release(&c);

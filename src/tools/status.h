@@ -78,7 +78,34 @@ void status_release(struct status *s);
 struct strbuf;
 int status_missing_text(const struct status *s, size_t max, struct strbuf *sb);
 
-void status_print_text(const struct status *s);
+/* The table's columns, for --output. */
+enum status_col {
+	STATUS_COL_BUS,
+	STATUS_COL_DRIVER,
+	STATUS_COL_MODULE,
+	STATUS_COL_DECISION,
+	STATUS_COL_BIT,
+	STATUS_COL_RULE,
+	STATUS_COL_DEVICES,
+	STATUS_NCOLS,
+};
+
+/* How the text view is laid out: --all, --output, --noheadings, --raw, and the width. */
+struct status_view {
+	size_t width; /* the terminal's; else $COLUMNS; else 80 */
+	bool all, noheadings, raw;
+	enum status_col cols[2 * STATUS_NCOLS];
+	size_t ncols;
+};
+
+/* --output's list ("BUS,DRIVER"), any case. 0, or a usage error printed and -EXIT_USAGE. */
+int status_view_columns(struct status_view *v, const char *spec);
+/* Every column; the kernel's bit only where there is one. */
+void status_view_default_columns(struct status_view *v, bool kernel);
+/* The drivers' table (status-table.c): how many drivers it left out (not --all). */
+size_t status_print_table(const struct status *s, const struct status_view *v);
+
+void status_print_text(const struct status *s, const struct status_view *v);
 void status_print_json(const struct status *s);
 void status_print_prometheus(const struct status *s);
 
