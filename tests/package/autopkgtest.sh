@@ -5,10 +5,12 @@
 # (the .changes names the source package, whose debian/tests it unpacks).
 # When dracut (the package, which serves the update-initramfs trigger) is
 # installed with a kernel in /boot, the trigger's rebuilt initramfs must
-# carry the policy. The package is purged at the end, so that the host is as
-# it was; a drvfilter installed before is not this test's to remove (skip).
-# Root only (apt); skipped (77) otherwise. Other tests read the host's /etc
-# and dracut's modules: CTest runs this one alone (RUN_SERIAL).
+# carry the policy, and after the purge no longer carry drvfilter (each
+# install and removal rebuilds them: a minute or so per kernel). The package
+# is purged at the end, so that the host is as it was; a drvfilter installed
+# before is not this test's to remove (skip). Root only (apt); skipped (77)
+# otherwise. Other tests read the host's /etc and dracut's modules: CTest
+# runs this one alone (RUN_SERIAL).
 # Usage: autopkgtest.sh OUT-DIR
 set -u
 out=$(cd "$1" && pwd)
@@ -44,7 +46,7 @@ installed drvfilter || no "drvfilter is not installed after apt install"
 	no "drvfilter-apply.service is not pulled in by sysinit.target"
 for kver in $kernels; do
 	img=/boot/initrd.img-$kver
-	if [ ! "$img" -nt "$tmp/start" ]; then
+	if [ -z "$(find "$img" -newer "$tmp/start" 2>/dev/null)" ]; then
 		no "the trigger did not rebuild $img"
 		continue
 	fi
@@ -67,5 +69,10 @@ for f in /usr/sbin/drvfilter-apply /etc/drvfilter.conf /usr/lib/dracut/modules.d
 done
 grep -q 'the initramfs still carries drvfilter' "$tmp/purge.log" || installed dracut ||
 	no "the removal did not say the initramfs must be rebuilt"
+# The removal's trigger rebuilt them again, without drvfilter.
+for kver in $kernels; do
+	lsinitrd "/boot/initrd.img-$kver" | grep -q 'drvfilter-apply\|etc/drvfilter\.conf$\|90drvfilter' &&
+		no "/boot/initrd.img-$kver still carries drvfilter after the purge"
+done
 [ "$fail" = 0 ] && echo "ok: apt install, autopkgtest (null runner) and purge of $(basename "$deb")"
 exit $fail

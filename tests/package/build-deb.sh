@@ -18,6 +18,7 @@ tree=$out/build/drvfilter
 
 if git -C "$src" rev-parse --show-toplevel >/dev/null 2>&1; then
 	# A file deleted but not yet committed is not there to copy: skipped.
+	# shellcheck disable=SC2016 # the inner shell expands "$f"
 	git -C "$src" ls-files -z --cached --others --exclude-standard |
 		(cd "$src" && xargs -0 sh -c 'for f; do [ -e "$f" ] || [ -L "$f" ] && printf "%s\n" "$f"; done' sh) |
 		(cd "$src" && tar -cf - --no-recursion -T -) | tar -xf - -C "$tree"
