@@ -26,7 +26,9 @@ else
 	(cd "$src" && tar -cf - --exclude='./build*' --exclude=./.git .) | tar -xf - -C "$tree"
 fi
 
-export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-nocheck}" DEB_BUILD_PROFILES="${DEB_BUILD_PROFILES:-nocheck}"
+# Set (even empty) in the environment, they are kept: DEB_BUILD_OPTIONS=
+# DEB_BUILD_PROFILES= runs the tests too (dpkg's nocheck profile implies the option).
+export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS-nocheck}" DEB_BUILD_PROFILES="${DEB_BUILD_PROFILES-nocheck}"
 if ! (cd "$tree" && dpkg-buildpackage -us -uc) >"$out/build.log" 2>&1; then
 	tail -n 40 "$out/build.log"
 	echo "build-deb: dpkg-buildpackage failed (the whole log: $out/build.log)" >&2
