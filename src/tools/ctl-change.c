@@ -330,7 +330,8 @@ static int change(int argc, char **argv, enum df_section section)
 	if (locked) {
 		log_info(
 			"'%s' written; the kernel policy is locked, so it takes effect at the next "
-			"boot: rebuild the initramfs (dracut -f) and reboot",
+			"boot; the initramfs still carries the old policy: rebuild it (dracut -f) "
+			"and reboot",
 			path);
 		ret = EXIT_FINE;
 		goto out;
@@ -366,7 +367,9 @@ static int change(int argc, char **argv, enum df_section section)
 		       section == DF_SECTION_ALLOW ? "allowed" : "denied",
 		       arg_permanent ? "now and from the next boot" : "until reboot", path);
 	if (arg_permanent)
-		log_info("rebuild the initramfs (dracut -f) so that boot enforces it");
+		log_info("'%s' written; the initramfs still carries the old policy: rebuild it "
+			 "(dracut -f) so that boot enforces the change",
+			 path);
 	ret = EXIT_FINE;
 	goto out;
 oom:

@@ -267,7 +267,8 @@ int verb_edit(int argc, char **argv)
 		       EXIT_ERROR;
 	unlink(copy);
 	if (strncmp(target, policy, strlen(policy)) == 0)
-		log_info("'%s' replaced; rebuild the initramfs (dracut -f) for the next boot",
+		log_info("'%s' replaced; the initramfs still carries the old policy: rebuild it "
+			 "(dracut -f) for the next boot",
 			 target);
 	else
 		log_info("'%s' replaced; 'drvfilterctl apply' enforces it now, until reboot",
