@@ -15,7 +15,7 @@ no() { echo "FAIL: $*" && fail=1; }
 (cd "$build" && cpack -G DEB -B "$tmp/out") >"$tmp/log" 2>&1 || { cat "$tmp/log" && exit 1; }
 deb=$(ls "$tmp"/out/*.deb)
 field() { dpkg-deb -f "$deb" "$1"; }
-for dep in libiniparser1 libkmod2 libudev1 udev; do
+for dep in libiniparser1 libkmod2 liblzma5 libudev1 udev; do
 	field Depends | grep -q "$dep" || no "Depends lacks $dep"
 done
 dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/drvfilter.conf ||
