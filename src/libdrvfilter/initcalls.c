@@ -20,7 +20,9 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <lzma.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -434,14 +436,122 @@ static int read_part(int fd, off_t file_size, uint64_t off, uint64_t size, void 
 	return 0;
 }
 
+/* Decompressed modules (.ko.xz) bigger than this are not read. */
+#define XZ_OUT_MAX (256u * 1024 * 1024)
+/* liblzma's memory for decoding; the kernel's xz modules need a few MiB (kmod's preset). */
+#define XZ_MEMLIMIT (128u * 1024 * 1024)
+
+/*
+ * An xz-compressed module (Debian's 6.12 kernels compress with xz) decoded into
+ * an anonymous memory file, for the ELF reader below: the fd, or -errno
+ * (-EBADMSG: not a valid xz stream, or one that decodes to too much).
+ */
+static int xz_to_memfd(int in)
+{
+	_cleanup_close_ int out = memfd_create("drvfilter-module", MFD_CLOEXEC);
+	lzma_stream s = LZMA_STREAM_INIT;
+	uint8_t ibuf[65536], obuf[65536];
+	uint64_t total = 0;
+	off_t off = 0;
+	lzma_ret lr;
+	int r = 0;
+
+	if (out < 0)
+		return -errno;
+	if (lzma_stream_decoder(&s, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
+		return -ENOMEM;
+	for (;;) {
+		lzma_action action = LZMA_RUN;
+
+		if (s.avail_in == 0) {
+			ssize_t n = pread(in, ibuf, sizeof(ibuf), off);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				r = -errno;
+				break;
+			}
+			off += n;
+			s.next_in = ibuf;
+			s.avail_in = (size_t)n;
+			if (n == 0)
+				action = LZMA_FINISH;
+		}
+		s.next_out = obuf;
+		s.avail_out = sizeof(obuf);
+		lr = lzma_code(&s, action);
+		if (lr != LZMA_OK && lr != LZMA_STREAM_END) {
+			r = lr == LZMA_MEM_ERROR ? -ENOMEM : -EBADMSG;
+			break;
+		}
+		total += sizeof(obuf) - s.avail_out;
+		if (total > XZ_OUT_MAX) {
+			r = -EBADMSG;
+			break;
+		}
+		for (size_t done = 0, want = sizeof(obuf) - s.avail_out; done < want;) {
+			ssize_t n = write(out, obuf + done, want - done);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				r = -errno;
+				break;
+			}
+			done += (size_t)n;
+		}
+		/* A stream cut short ends in LZMA_BUF_ERROR, above. */
+		if (r < 0 || lr == LZMA_STREAM_END)
+			break;
+	}
+	lzma_end(&s);
+	if (r < 0)
+		return r;
+	r = out;
+	out = -1;
+	return r;
+}
+
+static int elf_init_names(int fd, struct strv *names);
+
 /*
  * The names of the function module_init() gave, from a relocatable ELF64
  * module: the FUNC symbols at init_module's address (module_init() makes
- * init_module an alias of it). Compressed modules are -EPROTONOSUPPORT.
+ * init_module an alias of it). An xz-compressed module is decoded first;
+ * other compressed ones (.ko.zst, .ko.gz) are -EPROTONOSUPPORT.
  */
 int df_module_init_names(const char *path, struct strv *names)
 {
+	static const unsigned char xz_magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	_cleanup_close_ int elf = -1;
+	unsigned char magic[6];
+	struct stat st;
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EBADMSG;
+	/* The magic first: ELF, xz, or a format not read, however short. */
+	r = pread_all(fd, magic, sizeof(magic), 0);
+	if (r == 0 && memcmp(magic, xz_magic, sizeof(xz_magic)) == 0) {
+		elf = xz_to_memfd(fd);
+		if (elf < 0)
+			return elf;
+		return elf_init_names(elf, names);
+	}
+	if (r < 0 && r != -EBADMSG)
+		return r;
+	return elf_init_names(fd, names);
+}
+
+/* df_module_init_names() on an open, uncompressed file. */
+static int elf_init_names(int fd, struct strv *names)
+{
 	_cleanup_free_ Elf64_Shdr *sh = NULL;
 	_cleanup_free_ Elf64_Sym *syms = NULL;
 	_cleanup_free_ char *strtab = NULL;
@@ -451,13 +561,8 @@ int df_module_init_names(const char *path, struct strv *names)
 	size_t nsyms;
 	int r, symtab = -1;
 
-	if (fd < 0)
-		return -errno;
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EBADMSG;
-	/* The magic first: .ko.xz, .ko.zst and .ko.gz are not read, however short. */
 	r = pread_all(fd, &eh, SELFMAG, 0);
 	if (r < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
 		return -EPROTONOSUPPORT;

@@ -2,12 +2,18 @@
 # One boot scenario: install the build into a staging tree, build an initramfs
 # with the real dracut and boot it (boot-guest.sh), then check the console
 # with the scenario's expect.sh.
-#   run-scenario.sh BUILD-DIR SCENARIO-DIR
+#   run-scenario.sh BUILD-DIR SCENARIO-DIR [SERIES]
+# SERIES (6.1, 6.12) picks the stock kernel of a scenario without a kernel
+# file (stock-kernel.sh SERIES; default: Debian's default kernel, 6.1); the
+# expect.sh sees it as $series (empty: the default) for the few checks whose
+# answer differs between the series. A scenario's stock-series file names
+# the series it also runs on besides the default (ctest boot/SCENARIO@SERIES).
 # BOOT_KEEP=DIR keeps what the boot left (console, dracut.log, initrd.img).
 # shellcheck disable=SC2317 # the checks are called through expect()
 set -eu
 build=$1
 scenario=$2
+series=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 for tool in qemu-system-x86_64 dracut; do
 	command -v "$tool" >/dev/null || { echo "$tool is missing: scripts/install-deps boot" >&2; exit 77; }
@@ -18,9 +24,10 @@ trap '[ -z "${BOOT_KEEP:-}" ] || { rm -rf "$BOOT_KEEP" && cp -a "$tmp/out" "$BOO
 DESTDIR=$tmp/stage cmake --install "$build" --prefix /usr >/dev/null
 # A scenario names the patched kernel it boots in its kernel file; else Debian's stock one.
 if [ -e "$scenario/kernel" ]; then
+	[ -z "$series" ] || { echo "run-scenario: $scenario boots a patched kernel, not a stock $series" >&2; exit 2; }
 	kdir=$(sh "$here/../../kernel-patch/build-kernel" "$(cat "$scenario/kernel")")
 else
-	kdir=$(sh "$here/stock-kernel.sh")
+	kdir=$(sh "$here/stock-kernel.sh" "$series")
 fi
 # The policy (a scenario may link to the shipped one).
 policy=$(readlink -f "$scenario/policy.conf")
@@ -39,10 +46,13 @@ if [ -e "$scenario/cmdline" ]; then
 	GUEST_APPEND="$GUEST_APPEND $("$tmp/stage/usr/sbin/drvfilterctl" --sysroot "$target" --policy "$policy" cmdline)"
 fi
 export GUEST_APPEND
-# ... a module file for insmod to try inside the guest, named in its insmod file ...
+echo "run-scenario: $(basename "$scenario") on $(basename "$kdir")"
+# ... a module file for insmod to try inside the guest, named in its insmod file
+# (6.12's modules are .ko.xz: insmod knows the format by its magic) ...
 DRVFILTER_TEST_INSMOD=
 if [ -e "$scenario/insmod" ]; then
-	DRVFILTER_TEST_INSMOD=$(find "$kdir/lib/modules" -name "$(cat "$scenario/insmod").ko" | head -n 1)
+	m=$(cat "$scenario/insmod")
+	DRVFILTER_TEST_INSMOD=$(find "$kdir/lib/modules" \( -name "$m.ko" -o -name "$m.ko.*" \) | head -n 1)
 fi
 export DRVFILTER_TEST_INSMOD
 # ... whether the test module spoils the policy inside the image (break-policy) ...
@@ -70,7 +80,9 @@ export DRACUT_MODULES DRACUT_DRIVERS GUEST_TIMEOUT
 # cached) that carries the build and its policy (root.conf if the scenario
 # has one, else the scenario's policy) and reports from there.
 GUEST_ROOT='' DRVFILTER_TEST_REAL_ROOT=''
+# (real-root.sh's root carries the default stock kernel's modules: that kernel only.)
 if [ -e "$scenario/real-root" ]; then
+	[ -z "$series" ] || { echo "run-scenario: $scenario's real root is for the default stock kernel, not $series" >&2; exit 2; }
 	base=$(sh "$here/real-root.sh") || exit $?
 	root_policy=$policy
 	[ ! -e "$scenario/root.conf" ] || root_policy=$scenario/root.conf

@@ -16,7 +16,7 @@ no() { echo "FAIL: $*" && fail=1; }
 
 deb=$(ls "$out"/drvfilter_*.deb) || exit 1
 field() { dpkg-deb -f "$deb" "$1"; }
-for dep in libiniparser1 libkmod2 libudev1 udev; do
+for dep in libiniparser1 libkmod2 liblzma5 libudev1 udev; do
 	field Depends | grep -q "$dep" || no "Depends lacks $dep"
 done
 field Recommends | grep -qx 'dracut-core | dracut' || no "Recommends is not 'dracut-core | dracut'"

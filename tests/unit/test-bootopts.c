@@ -217,7 +217,7 @@ END_TEST
 
 START_TEST(test_module_init_names)
 {
-	char dir[] = "/tmp/drvfilter-elf-XXXXXX", src[64], obj[64], cmd[256];
+	char dir[] = "/tmp/drvfilter-elf-XXXXXX", src[64], obj[64], path[64], cmd[256];
 	struct strv names = STRV_INIT;
 	FILE *f;
 
@@ -238,11 +238,30 @@ START_TEST(test_module_init_names)
 	ck_assert_uint_eq(names.n, 1);
 	ck_assert_str_eq(names.v[0], "foo_init");
 	strv_release(&names);
-	/* A compressed module is not read (it is not ELF). */
+	/* An xz-compressed module (Debian's 6.12 kernels) is decoded first. */
+	snprintf(cmd, sizeof(cmd), "xz --check=crc32 -k %s", obj);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/m.ko.xz", dir);
+	ck_assert_int_eq(df_module_init_names(path, &names), 0);
+	ck_assert_uint_eq(names.n, 1);
+	ck_assert_str_eq(names.v[0], "foo_init");
+	strv_release(&names);
+	/* One cut short, or not xz past its magic, is not a module. */
+	snprintf(cmd, sizeof(cmd), "truncate -s 100 %s", path);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(df_module_init_names(path, &names), -EBADMSG);
 	f = fopen(obj, "w");
 	fputs("\xfd"
 	      "7zXZ",
 	      f);
+	fputc('\0', f);
+	fputs("garbage", f);
+	fclose(f);
+	ck_assert_int_eq(df_module_init_names(obj, &names), -EBADMSG);
+	ck_assert_uint_eq(names.n, 0);
+	/* Other compressions (zstd, gzip) are not read: they are not ELF. */
+	f = fopen(obj, "w");
+	fputs("\x28\xb5\x2f\xfd", f);
 	fclose(f);
 	ck_assert_int_eq(df_module_init_names(obj, &names), -EPROTONOSUPPORT);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
