@@ -168,8 +168,18 @@ static int append_detached(struct strbuf *sb, const struct detached *d)
 	struct strbuf list = STRBUF_INIT;
 	int r = strbuf_appendf(sb, " detached=%zu", d->n);
 
-	for (size_t i = 0; r >= 0 && i < d->n && list.len <= FIELD_MAX; i++)
-		r = strbuf_appendf(&list, "%s%s", i ? "," : "", d->devices[i]);
+	/*
+	 * A comma inside a name (sysfs allows it) is written \x2c, a backslash
+	 * doubled, so that the commas of the list are the only ones.
+	 */
+	for (size_t i = 0; r >= 0 && i < d->n && list.len <= FIELD_MAX; i++) {
+		if (i)
+			r = strbuf_appendc(&list, ',');
+		for (const char *c = d->devices[i]; r >= 0 && *c; c++)
+			r = *c == ',' ? strbuf_append(&list, "\\x2c")
+			    : *c == '\\' ? strbuf_append(&list, "\\\\")
+					  : strbuf_appendc(&list, *c);
+	}
 	if (r >= 0)
 		r = append_field(sb, "devices", list.s);
 	strbuf_release(&list);
