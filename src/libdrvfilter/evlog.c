@@ -21,17 +21,11 @@ static int unhex(const char *s, uint8_t *out, size_t n)
 		unsigned v = 0;
 
 		for (int k = 0; k < 2; k++) {
-			char c = s[2 * i + k];
+			int d = hex_digit(s[2 * i + k]);
 
-			v <<= 4;
-			if (c >= '0' && c <= '9')
-				v |= (unsigned)(c - '0');
-			else if (c >= 'a' && c <= 'f')
-				v |= (unsigned)(c - 'a' + 10);
-			else if (c >= 'A' && c <= 'F')
-				v |= (unsigned)(c - 'A' + 10);
-			else
+			if (d < 0)
 				return -EINVAL;
+			v = v << 4 | (unsigned)d;
 		}
 		out[i] = (uint8_t)v;
 	}

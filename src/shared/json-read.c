@@ -37,17 +37,11 @@ static int hex4(struct parser *p, unsigned *ret)
 	if (p->len - p->pos < 4)
 		return -EINVAL;
 	for (int i = 0; i < 4; i++) {
-		char c = p->s[p->pos++];
+		int d = hex_digit(p->s[p->pos++]);
 
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
+		if (d < 0)
 			return -EINVAL;
+		v = v << 4 | (unsigned)d;
 	}
 	*ret = v;
 	return 0;

@@ -57,6 +57,15 @@ static inline const char *startswith(const char *s, const char *prefix)
 		_fd;            \
 	})
 
+/* A hex digit's value, either case; -1 for any other byte. */
+static inline int hex_digit(char c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
 /* Hand a pointer over to the caller: the cleanup attribute then frees nothing. */
 #define TAKE_PTR(p)                     \
 	({                              \
