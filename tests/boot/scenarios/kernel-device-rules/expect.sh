@@ -17,7 +17,7 @@ expect "virtio_net drives it" json_has '"name":"virtio_net","module":"virtio_net
 expect "the legacy virtio-net never bound" pci_driver 1af4:1000 none
 expect "the kernel kept virtio-pci from it" kmsg_has 'driver_filter: kept pci:virtio-pci from 0000:00:06.0: no device rule matches 1af4:1000:1af4:0001'
 expect "so user space had nothing to unbind or pin" not_kmsg_has 'drvfilter: action=.* device=0000:00:06.0'
-expect "status: the legacy device refused by its rule" console_has '^  pci 0000:00:06.0 unbound (1af4:1000:1af4:0001) virtio-pci: refused: no device rule of the driver matches (\[allow\] pci = virtio-pci@1af4:1041, ...)$'
+expect "status: the legacy device refused by its rule" status_text_has '^  pci 0000:00:06.0 unbound (1af4:1000:1af4:0001) virtio-pci: refused: no device rule of the driver matches (\[allow\] pci = virtio-pci@1af4:1041, ...)$'
 expect "status --json: the same" json_has '{"bus":"pci","device":"0000:00:06.0","ids":\["1af4:1000:1af4:0001"\],"driver":"virtio-pci","bound":false,"decision":"refused","rule":"\[allow\] pci = virtio-pci@1af4:1041"}'
 expect "status: virtio-pci's allowed bit is 1" json_has '"name":"virtio-pci","module":"virtio_pci","builtin":true,"decision":"allowed","rule":"\[allow\] pci = virtio-pci@1af4:1041","kernel_allowed":true'
 expect "status --json: no violation" json_has '"violations":\[\]'

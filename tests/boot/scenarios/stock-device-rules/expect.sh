@@ -18,8 +18,8 @@ expect "virtio_net drives it" json_has '"name":"virtio_net","module":"virtio_net
 expect "the legacy virtio-net ends unbound" pci_driver 1af4:1000 none
 expect "it had bound: the udev handler unbound it" kmsg_has 'drvfilter: action=unbind bus=pci driver=virtio-pci device=0000:00:06.0 result=ok'
 expect "and pinned it away" kmsg_has 'drvfilter: action=pin bus=pci driver=virtio-pci device=0000:00:06.0 value=none result=ok'
-expect "status: the legacy device refused by its rule" console_has '^  pci 0000:00:06.0 unbound (1af4:1000:1af4:0001) virtio-pci: refused: no device rule of the driver matches (\[allow\] pci = virtio-pci@1af4:1041, ...)$'
+expect "status: the legacy device refused by its rule" status_text_has '^  pci 0000:00:06.0 unbound (1af4:1000:1af4:0001) virtio-pci: refused: no device rule of the driver matches (\[allow\] pci = virtio-pci@1af4:1041, ...)$'
 expect "status --json: the same" json_has '{"bus":"pci","device":"0000:00:06.0","ids":\["1af4:1000:1af4:0001"\],"driver":"virtio-pci","bound":false,"decision":"refused","rule":"\[allow\] pci = virtio-pci@1af4:1041"}'
-expect "status: the modern ones allowed by theirs" console_has '^  pci 0000:00:03.0 (1af4:1041:1af4:1100) virtio-pci: allowed by \[allow\] pci = virtio-pci@1af4:1041$'
+expect "status: the modern ones allowed by theirs" status_text_has '^  pci 0000:00:03.0 (1af4:1041:1af4:1100) virtio-pci: allowed by \[allow\] pci = virtio-pci@1af4:1041$'
 expect "status --json: no violation" json_has '"violations":\[\]'
 expect "the state file records no error" state_has '"errors": 0'
