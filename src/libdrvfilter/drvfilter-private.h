@@ -154,8 +154,11 @@ struct df_names {
 	char **v;
 	size_t n;
 	size_t unsafe; /* entries left out: names not safe to use */
-	char *first_unsafe; /* the first of them, escaped by df_esc(), or NULL */
+	char *first_unsafe; /* the least of them, escaped by df_esc(), or NULL */
 };
+
+/* Count an unsafe name (@escaped by df_esc()) left out of @names. 0 or -ENOMEM. */
+int df_names_note_unsafe(struct df_names *names, const char *escaped);
 
 /* The entries of the directory @dirfd that are symbolic links, sorted (a bus's devices). */
 int df_dir_list_links(int dirfd, struct df_names *ret);

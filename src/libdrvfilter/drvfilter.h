@@ -344,6 +344,8 @@ struct df_driver {
 	int allowed; /* the kernel's allowed attribute: 0, 1, or -1 when absent */
 	char **devices; /* bound devices, sorted */
 	size_t ndevices;
+	/* links that may be bound devices but could not be read or had unsafe names */
+	size_t nunknown;
 };
 
 struct df_bus {

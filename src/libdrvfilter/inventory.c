@@ -155,7 +155,7 @@ _printf_(2, 3) static int skip(struct df_inventory *inv, const char *fmt, ...)
 	return 0;
 }
 
-/* Names not safe to use, left out of a listing: the first named, the rest counted. */
+/* Names not safe to use, left out of a listing: the least named, the rest counted. */
 static int skip_unsafe(struct df_inventory *inv, const char *bus, const char *what,
 		       const struct df_names *names)
 {
@@ -220,6 +220,9 @@ static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, stru
 	r = df_driver_list_devices(ctx, fd, &drv->devices, &drv->ndevices, skipped);
 	if (r == -ENOMEM)
 		return r;
+	/* Its devices unknown: maybe bound ones, counted as links not read. */
+	if (r < 0)
+		(*skipped)++;
 	return 0;
 }
 
@@ -255,6 +258,7 @@ static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus,
 		size_t devs_skipped = 0;
 
 		r = load_driver(ctx, driversfd, names.v[i], drv, &devs_skipped);
+		drv->nunknown = devs_skipped;
 		if (r >= 0 && devs_skipped) {
 			r = skip(inv, "bus %s: driver %s: %zu of its links unreadable or not safe to "
 				      "use: its bound devices may be more than shown",
@@ -311,6 +315,7 @@ static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus,
 {
 	DIR *d = df_dir_open_at(busfd, "devices");
 	char esc[DF_ESC_SIZE], esc2[DF_ESC_SIZE];
+	struct df_names unsafe = { 0 };
 	struct dirent *de;
 	size_t cap = 0;
 	int r;
@@ -321,8 +326,8 @@ static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus,
 		struct df_device *dev;
 
 		if (df_sysfs_name_check(de->d_name) < 0) {
-			r = skip(inv, "bus %s: device \"%s\": name not safe to use",
-				 df_esc(bus->name, esc), df_esc(de->d_name, esc2));
+			/* Named once per bus, the rest counted: a host can make thousands. */
+			r = df_names_note_unsafe(&unsafe, df_esc(de->d_name, esc2));
 			if (r < 0)
 				break;
 			continue;
@@ -349,6 +354,9 @@ static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus,
 		}
 	}
 	closedir(d);
+	if (r >= 0)
+		r = skip_unsafe(inv, bus->name, "device", &unsafe);
+	df_names_release(&unsafe);
 	if (r < 0)
 		return r;
 	if (bus->ndevices > 1)

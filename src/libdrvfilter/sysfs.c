@@ -262,10 +262,9 @@ static int list_names(DIR *d, bool (*keep)(int dirfd, const struct dirent *de),
 		if (df_sysfs_name_check(de->d_name) < 0) {
 			char esc[DF_ESC_SIZE];
 
-			if (!ret->unsafe++ && !(ret->first_unsafe = strdup(df_esc(de->d_name, esc)))) {
-				r = -ENOMEM;
+			r = df_names_note_unsafe(ret, df_esc(de->d_name, esc));
+			if (r < 0)
 				break;
-			}
 			continue;
 		}
 		r = strv_push(&names, de->d_name);
@@ -305,6 +304,17 @@ int df_dir_list_dirs(int parentfd, const char *rel, struct df_names *ret)
 
 	*ret = (struct df_names){ 0 };
 	return d ? list_names(d, is_dir, ret) : -errno;
+}
+
+int df_names_note_unsafe(struct df_names *names, const char *escaped)
+{
+	names->unsafe++;
+	/* The least of them: the same name on every file system, whatever its order. */
+	if (names->first_unsafe && strcmp(escaped, names->first_unsafe) >= 0)
+		return 0;
+	free(names->first_unsafe);
+	names->first_unsafe = strdup(escaped);
+	return names->first_unsafe ? 0 : -ENOMEM;
 }
 
 void df_names_release(struct df_names *names)

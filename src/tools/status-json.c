@@ -213,6 +213,15 @@ void status_print_json(const struct status *s)
 			json_field_string(&j, "device", d->drv->devices[k]);
 			json_object_end(&j);
 		}
+		if (!d->verdict.allowed && d->drv->nunknown) {
+			/* Links that may be bound devices, their names unreadable or unsafe. */
+			json_object_begin(&j);
+			json_field_string(&j, "bus", d->bus->name);
+			json_field_string(&j, "driver", d->drv->name);
+			json_field_string(&j, "device", NULL);
+			json_field_int(&j, "unknown", (long long)d->drv->nunknown);
+			json_object_end(&j);
+		}
 		for (size_t k = 0; k < d->nchecks; k++) {
 			if (!d->checks[k].bound || d->checks[k].verdict.allowed)
 				continue;

@@ -290,7 +290,11 @@ static int decide_drivers(struct status *s)
 					return -ENOMEM;
 			} else {
 				s->denied++;
-				s->violations += d->drv->ndevices;
+				/*
+				 * A link that cannot be read may be a bound device: not
+				 * knowing counts as a violation, never as "drives nothing".
+				 */
+				s->violations += d->drv->ndevices + d->drv->nunknown;
 			}
 			/* Audit mode writes no bit: the kernel's are not the policy's to compare. */
 			if (!s->audit && s->inv->kernel_filter && d->drv->allowed >= 0 &&

@@ -81,11 +81,11 @@ static bool refuses_bound(const struct status_driver *d)
 /* The default view's order: 0 violations, 1 bits that disagree, 2 the rest shown, 3 not shown. */
 static int rank(const struct status_driver *d)
 {
-	if ((!d->verdict.allowed && d->drv->ndevices) || refuses_bound(d))
+	if ((!d->verdict.allowed && (d->drv->ndevices || d->drv->nunknown)) || refuses_bound(d))
 		return 0;
 	if (bit_disagrees(d))
 		return 1;
-	if (d->verdict.allowed || d->drv->ndevices || d->nchecks)
+	if (d->verdict.allowed || d->drv->ndevices || d->drv->nunknown || d->nchecks)
 		return 2;
 	return 3;
 }
@@ -146,9 +146,17 @@ static void cell(struct strbuf *sb, const struct status_driver *d, enum status_c
 		for (size_t k = 0; k < drv->ndevices; k++) {
 			if (k)
 				(void)strbuf_appendc(sb, raw ? ',' : '\n');
-			(void)strbuf_append_escaped(sb, drv->devices[k]);
+			/* Raw: the list's commas are the only ones (as in the kernel log). */
+			for (const char *n = drv->devices[k]; raw && *n; n++)
+				(void)(*n == ',' ? strbuf_append(sb, "\\x2c")
+					       : strbuf_append_escaped_max(sb, (char[]){ *n, 0 }, 1));
+			if (!raw)
+				(void)strbuf_append_escaped(sb, drv->devices[k]);
 		}
-		if (!drv->ndevices)
+		if (drv->nunknown)
+			(void)strbuf_appendf(sb, "%s? (%zu unreadable)",
+					     drv->ndevices ? (raw ? "," : "\n") : "", drv->nunknown);
+		else if (!drv->ndevices)
 			(void)strbuf_append(sb, "-");
 		break;
 	case STATUS_NCOLS:
@@ -164,17 +172,19 @@ static int add_columns(struct libscols_table *tb, const struct status_view *v)
 			     c != STATUS_COL_DECISION && c != STATUS_COL_BIT;
 		struct libscols_column *cl =
 			scols_table_new_column(tb, columns[c], 0, lines ? SCOLS_FL_WRAP : 0);
-		int r = 0;
+		int r;
 
 		if (!cl)
 			return -ENOMEM;
-		if (lines) {
+		/*
+		 * The cells hold names escaped already (\xNN): libsmartcols is not to
+		 * escape their backslashes again; nor, in a cell of lines, the
+		 * newlines, which are the cell's own.
+		 */
+		r = scols_column_set_safechars(cl, lines ? "\n\\" : "\\");
+		if (r >= 0 && lines)
 			r = scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
 						      scols_wrapnl_nextchunk, NULL);
-			/* The newlines are the cell's own, not bytes to escape. */
-			if (r >= 0)
-				r = scols_column_set_safechars(cl, "\n");
-		}
 		if (r < 0)
 			return r;
 	}
@@ -244,7 +254,7 @@ static int add_row(struct libscols_table *tb, const struct status_view *v,
 	return 0;
 }
 
-size_t status_print_table(const struct status *s, const struct status_view *v)
+size_t status_print_table(const struct status *s, const struct status_view *v, size_t *builtin)
 {
 	struct libscols_table *tb = scols_new_table();
 	struct strbuf sb = STRBUF_INIT;
@@ -264,8 +274,12 @@ size_t status_print_table(const struct status *s, const struct status_view *v)
 		for (size_t i = 0; i < s->ndrivers && r >= 0; i++)
 			if (shown(v, &s->drivers[i], want))
 				r = add_row(tb, v, &s->drivers[i], &sb, fold);
+	*builtin = 0;
 	for (size_t i = 0; !v->all && i < s->ndrivers; i++)
-		hidden += rank(&s->drivers[i]) == 3;
+		if (rank(&s->drivers[i]) == 3) {
+			hidden++;
+			*builtin += s->drivers[i].drv->builtin;
+		}
 	if (r >= 0 && scols_table_get_nlines(tb) > 0)
 		r = scols_print_table(tb);
 	if (r < 0)

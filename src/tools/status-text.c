@@ -190,6 +190,10 @@ static void print_violations(const struct status *s, struct strbuf *a, struct st
 		for (size_t k = 0; !d->verdict.allowed && k < d->drv->ndevices; k++)
 			printf("  %s %s bound to %s\n", esc(a, d->bus->name),
 			       esc(b, d->drv->devices[k]), esc(c, d->drv->name));
+		if (!d->verdict.allowed && d->drv->nunknown)
+			printf("  %s: %zu links of %s unreadable or with unsafe names, maybe bound "
+			       "devices\n",
+			       esc(a, d->bus->name), d->drv->nunknown, esc(c, d->drv->name));
 		for (size_t k = 0; k < d->nchecks; k++)
 			if (d->checks[k].bound && !d->checks[k].verdict.allowed)
 				printf("  %s %s bound to %s, which its device rules refuse it\n",
@@ -204,12 +208,9 @@ static void print_drivers(const struct status *s, const struct status_view *v)
 	size_t hidden, builtin = 0;
 
 	putchar('\n');
-	hidden = status_print_table(s, v);
+	hidden = status_print_table(s, v, &builtin);
 	if (!hidden)
 		return;
-	for (size_t i = 0; i < s->ndrivers; i++)
-		builtin += s->drivers[i].drv->builtin && !s->drivers[i].verdict.allowed &&
-			   !s->drivers[i].drv->ndevices;
 	if (asprintf(&text,
 		     "... and %zu more drivers, denied and driving nothing (%zu of them built in): "
 		     "--all lists them",

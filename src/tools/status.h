@@ -102,8 +102,8 @@ struct status_view {
 int status_view_columns(struct status_view *v, const char *spec);
 /* Every column; the kernel's bit only where there is one. */
 void status_view_default_columns(struct status_view *v, bool kernel);
-/* The drivers' table (status-table.c): how many drivers it left out (not --all). */
-size_t status_print_table(const struct status *s, const struct status_view *v);
+/* The drivers' table (status-table.c): how many drivers it left out, @builtin of them built in. */
+size_t status_print_table(const struct status *s, const struct status_view *v, size_t *builtin);
 
 void status_print_text(const struct status *s, const struct status_view *v);
 void status_print_json(const struct status *s);
