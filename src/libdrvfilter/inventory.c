@@ -226,8 +226,7 @@ static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, stru
 	return 0;
 }
 
-static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus,
-			struct df_inventory *inv)
+static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus, struct df_inventory *inv)
 {
 	_cleanup_close_ int driversfd = -1;
 	char esc[DF_ESC_SIZE], esc2[DF_ESC_SIZE];
@@ -260,8 +259,9 @@ static int load_drivers(struct df_ctx *ctx, int busfd, struct df_bus *bus,
 		r = load_driver(ctx, driversfd, names.v[i], drv, &devs_skipped);
 		drv->nunknown = devs_skipped;
 		if (r >= 0 && devs_skipped) {
-			r = skip(inv, "bus %s: driver %s: %zu of its links unreadable or not safe to "
-				      "use: its bound devices may be more than shown",
+			r = skip(inv,
+				 "bus %s: driver %s: %zu of its links unreadable or not safe to "
+				 "use: its bound devices may be more than shown",
 				 df_esc(bus->name, esc), df_esc(names.v[i], esc2), devs_skipped);
 			inv->skipped += devs_skipped - 1;
 			if (r < 0) {
@@ -310,8 +310,7 @@ static int load_device(struct df_ctx *ctx, int devicesfd, const char *name, stru
 	return 0;
 }
 
-static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus,
-			struct df_inventory *inv)
+static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus, struct df_inventory *inv)
 {
 	DIR *d = df_dir_open_at(busfd, "devices");
 	char esc[DF_ESC_SIZE], esc2[DF_ESC_SIZE];
@@ -347,8 +346,8 @@ static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus,
 
 			device_release(dev);
 			bus->ndevices--;
-			r = skip(inv, "bus %s: device %s: cannot read it: %s", df_esc(bus->name, esc),
-				 df_esc(de->d_name, esc2), strerror(-err));
+			r = skip(inv, "bus %s: device %s: cannot read it: %s",
+				 df_esc(bus->name, esc), df_esc(de->d_name, esc2), strerror(-err));
 			if (r < 0)
 				break;
 		}

@@ -176,9 +176,9 @@ static int append_detached(struct strbuf *sb, const struct detached *d)
 		if (i)
 			r = strbuf_appendc(&list, ',');
 		for (const char *c = d->devices[i]; r >= 0 && *c; c++)
-			r = *c == ',' ? strbuf_append(&list, "\\x2c")
+			r = *c == ','	 ? strbuf_append(&list, "\\x2c")
 			    : *c == '\\' ? strbuf_append(&list, "\\\\")
-					  : strbuf_appendc(&list, *c);
+					 : strbuf_appendc(&list, *c);
 	}
 	if (r >= 0)
 		r = append_field(sb, "devices", list.s);

@@ -68,12 +68,28 @@ enum {
 };
 
 static const char *const option_names[] = {
-	"--policy",	      "--sysroot",     "--json",	  "--format=prometheus",
-	"--dry-run",	      "--events",      "--permanent",	  "--devices",
-	"--format=grub|dracut", "--max-bytes", "--event-log",	  "--pcrs",
-	"--base-pcrs",	      "--rtmr",	       "--base-rtmr",	  "--expect-policy",
-	"--expect-mode",      "--expect-locked", "--all",	  "--output",
-	"--noheadings",	      "--raw",
+	"--policy",
+	"--sysroot",
+	"--json",
+	"--format=prometheus",
+	"--dry-run",
+	"--events",
+	"--permanent",
+	"--devices",
+	"--format=grub|dracut",
+	"--max-bytes",
+	"--event-log",
+	"--pcrs",
+	"--base-pcrs",
+	"--rtmr",
+	"--base-rtmr",
+	"--expect-policy",
+	"--expect-mode",
+	"--expect-locked",
+	"--all",
+	"--output",
+	"--noheadings",
+	"--raw",
 };
 
 #define OPT_VERIFY                                                                           \
@@ -97,8 +113,7 @@ static const struct verb verbs[] = {
 	{ "status", "", 0, 0,
 	  OPT_POLICY | OPT_SYSROOT | OPT_JSON | OPT_PROMETHEUS | OPT_ALL | OPT_OUTPUT |
 		  OPT_NOHEADINGS | OPT_RAW,
-	  verb_status,
-	  "mode, lock, drift, drivers, violations, unbound devices" },
+	  verb_status, "mode, lock, drift, drivers, violations, unbound devices" },
 	{ "check", "[FILE]", 0, 1, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_check,
 	  "validate a policy (default: the --policy file)" },
 	{ "explain", "BUS:DRIVER...", 1, -1, OPT_POLICY | OPT_SYSROOT | OPT_JSON, verb_explain,

@@ -442,8 +442,9 @@ static int find_cmdline(struct status *s)
 	if (s->audit) {
 		/* Audit mode needs no boot option; one there enforces, which audit must not. */
 		if (s->options && !s->drift)
-			s->drift = "the kernel command line holds boot options that enforce, but the "
-				   "policy is in audit mode: remove them, or leave audit mode";
+			s->drift =
+				"the kernel command line holds boot options that enforce, but the "
+				"policy is in audit mode: remove them, or leave audit mode";
 		return 0;
 	}
 	/* The boot options are the next boot's: from the policy without runtime changes. */

@@ -23,9 +23,9 @@
 
 /* The module, the rule and the devices (one per line) may take several lines. */
 static const char *const columns[] = {
-	[STATUS_COL_BUS] = "BUS",	    [STATUS_COL_DRIVER] = "DRIVER",
-	[STATUS_COL_MODULE] = "MODULE",	    [STATUS_COL_DECISION] = "DECISION",
-	[STATUS_COL_BIT] = "BIT",	    [STATUS_COL_RULE] = "RULE",
+	[STATUS_COL_BUS] = "BUS",	  [STATUS_COL_DRIVER] = "DRIVER",
+	[STATUS_COL_MODULE] = "MODULE",	  [STATUS_COL_DECISION] = "DECISION",
+	[STATUS_COL_BIT] = "BIT",	  [STATUS_COL_RULE] = "RULE",
 	[STATUS_COL_DEVICES] = "DEVICES",
 };
 
@@ -43,9 +43,10 @@ int status_view_columns(struct status_view *v, const char *spec)
 		while (c < ARRAY_SIZE(columns) && strcasecmp(name, columns[c]) != 0)
 			c++;
 		if (c == ARRAY_SIZE(columns))
-			return -ctl_usage_error("unknown column '%s' for --output: use BUS, DRIVER, "
-						"MODULE, DECISION, BIT, RULE or DEVICES",
-						name);
+			return -ctl_usage_error(
+				"unknown column '%s' for --output: use BUS, DRIVER, "
+				"MODULE, DECISION, BIT, RULE or DEVICES",
+				name);
 		if (v->ncols == ARRAY_SIZE(v->cols))
 			return -ctl_usage_error("--output: at most %zu columns",
 						ARRAY_SIZE(v->cols));
@@ -117,9 +118,9 @@ static void cell(struct strbuf *sb, const struct status_driver *d, enum status_c
 		if (drv->module)
 			(void)strbuf_append_escaped(sb, drv->module);
 		if (drv->builtin)
-			(void)strbuf_append(sb, !drv->module ? "(built-in)"
+			(void)strbuf_append(sb, !drv->module	      ? "(built-in)"
 						: fold >= FOLD_MODULE ? "\n(built-in)"
-							     : " (built-in)");
+								      : " (built-in)");
 		else if (!drv->module)
 			(void)strbuf_append(sb, "-");
 		break;
@@ -131,8 +132,8 @@ static void cell(struct strbuf *sb, const struct status_driver *d, enum status_c
 		break;
 	case STATUS_COL_RULE: {
 		/* "[allow] pci = virtio-pci": the section over the rule. */
-		const char *end = fold >= FOLD_RULE && d->rule[0] == '[' ? strstr(d->rule, "] ")
-									 : NULL;
+		const char *end =
+			fold >= FOLD_RULE && d->rule[0] == '[' ? strstr(d->rule, "] ") : NULL;
 
 		if (end) {
 			(void)strbuf_appendn(sb, d->rule, (size_t)(end - d->rule) + 1);
@@ -149,13 +150,15 @@ static void cell(struct strbuf *sb, const struct status_driver *d, enum status_c
 			/* Raw: the list's commas are the only ones (as in the kernel log). */
 			for (const char *n = drv->devices[k]; raw && *n; n++)
 				(void)(*n == ',' ? strbuf_append(sb, "\\x2c")
-					       : strbuf_append_escaped_max(sb, (char[]){ *n, 0 }, 1));
+						 : strbuf_append_escaped_max(sb, (char[]){ *n, 0 },
+									     1));
 			if (!raw)
 				(void)strbuf_append_escaped(sb, drv->devices[k]);
 		}
 		if (drv->nunknown)
 			(void)strbuf_appendf(sb, "%s? (%zu unreadable)",
-					     drv->ndevices ? (raw ? "," : "\n") : "", drv->nunknown);
+					     drv->ndevices ? (raw ? "," : "\n") : "",
+					     drv->nunknown);
 		else if (!drv->ndevices)
 			(void)strbuf_append(sb, "-");
 		break;

@@ -28,8 +28,7 @@ static const char *esc(struct strbuf *sb, const char *s)
  * @text after @first, its words wrapped at the view's width onto lines that
  * begin with @cont. A word longer than a line (a path) is never cut.
  */
-static void wrap(const struct status_view *v, const char *first, const char *cont,
-		 const char *text)
+static void wrap(const struct status_view *v, const char *first, const char *cont, const char *text)
 {
 	size_t col = strlen(first), indent = strlen(cont);
 	bool bol = true; /* nothing of @text on this line yet */
@@ -252,8 +251,8 @@ static void print_device_rules(const struct status *s, const struct status_view 
 	strbuf_release(&line);
 }
 
-static void print_unbound(const struct status *s, const struct status_view *v,
-			  struct strbuf *a, struct strbuf *b, struct strbuf *c)
+static void print_unbound(const struct status *s, const struct status_view *v, struct strbuf *a,
+			  struct strbuf *b, struct strbuf *c)
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t quiet = 0;
@@ -281,7 +280,8 @@ static void print_unbound(const struct status *s, const struct status_view *v,
 		if (dev->label)
 			(void)strbuf_appendf(&line, " %s", esc(c, dev->label));
 		for (size_t k = 0; k < dev->ncandidates; k++)
-			(void)strbuf_appendf(&line, "%s%s (%s)", k ? ", " : " - would be driven by ",
+			(void)strbuf_appendf(&line, "%s%s (%s)",
+					     k ? ", " : " - would be driven by ",
 					     esc(c, dev->candidates[k]),
 					     u->candidate_allowed[k] ? "allowed" : "denied");
 		wrap(v, "  ", "    ", strbuf_str(&line));
@@ -308,8 +308,8 @@ static bool listed(const struct df_uncovered *u)
 	return !u->module || u->tier != DF_TIER_MODULE;
 }
 
-static void print_cmdline(const struct status *s, const struct status_view *v,
-			  struct strbuf *a, struct strbuf *b)
+static void print_cmdline(const struct status *s, const struct status_view *v, struct strbuf *a,
+			  struct strbuf *b)
 {
 	const struct df_bootopts *o = s->bootopts;
 	struct strbuf line = STRBUF_INIT;
