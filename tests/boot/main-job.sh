@@ -72,11 +72,8 @@ fi
 check "the guest booted with the boot options" '^=== boot options (drvfilterctl --sysroot RECORDING cmdline'
 check "they skip i8042's init call" 'initcall_blacklist=[a-z0-9_,]*i8042_init'
 check "status inside the guest: no violation" '^Violations: none$'
-# status wraps at the console's 80 columns: its lines with each continuation
-# (4 or more blanks, then text) joined to the line before.
-awk '/^    +[^ ]/ && prev != "" { sub(/^ +/, ""); prev = prev " " $0; next }
-     { if (started) print prev; prev = $0; started = 1 }
-     END { if (started) print prev }' "$work/out" >"$work/joined"
+# status wraps at the console's 80 columns: its lines with each one joined.
+awk -f "$(dirname "$0")/unwrap-status.awk" "$work/out" >"$work/joined"
 if [ "$series" = 6.12 ]; then
 	# On 6.12 xhci_pci_renesas builds on xhci_pci: the options from the whole
 	# module tree leave xhci_pci out, the initramfs (without xhci_pci_renesas)

@@ -102,15 +102,8 @@ filter_is() { grep -qx "DRVFILTER-FILTER: $1" "$console"; }
 console_has() { grep -q "$1" "$console"; }
 not_console_has() { ! console_has "$1"; }
 json_has() { section DRVFILTER-JSON | grep -q "$1"; }
-# status's text as if it were not wrapped at the console's 80 columns: a line
-# that goes on (4 or more blanks, then text, after a line of text) is joined
-# to the one before it.
-status_text_has() {
-	section DRVFILTER-STATUS | tr -d '\r' |
-		awk '/^    +[^ ]/ && prev != "" { sub(/^ +/, ""); prev = prev " " $0; next }
-		     { if (started) print prev; prev = $0; started = 1 }
-		     END { if (started) print prev }' | grep -q "$1"
-}
+# status's text with its wrapped lines joined (unwrap-status.awk).
+status_text_has() { section DRVFILTER-STATUS | awk -f "$here/unwrap-status.awk" | grep -q "$1"; }
 state_has() { section DRVFILTER-STATE | grep -q "$1"; }
 initrd_state_has() { section DRVFILTER-INITRD-STATE | grep -q "$1"; }
 not_in_initrd_modules() { ! grep -q "^DRVFILTER-INITRD-MODULES:.* $1 " "$console"; }
