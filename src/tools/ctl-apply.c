@@ -10,14 +10,9 @@
 #include "macro.h"
 #include "strbuf.h"
 
-static const char *esc(struct strbuf *sb, const char *s)
-{
-	strbuf_clear(sb);
-	(void)strbuf_append_escaped(sb, s);
-	return strbuf_str(sb);
-}
+static bool arg_dry_run;
 
-int verb_apply(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct df_policy *p = NULL;
 	struct df_report *rep = NULL;
@@ -63,13 +58,13 @@ int verb_apply(int argc, char **argv)
 			/* Names from sysfs, escaped: none reaches the terminal raw. */
 			printf("%s%s", arg_dry_run ? "would " : "", df_action_label(a, rep->audit));
 			if (a->bus)
-				printf(" %s", esc(&sb, a->bus));
+				printf(" %s", ctl_esc(&sb, a->bus));
 			if (a->driver)
-				printf(" %s", esc(&sb, a->driver));
+				printf(" %s", ctl_esc(&sb, a->driver));
 			if (a->device)
-				printf(" %s", esc(&sb, a->device));
+				printf(" %s", ctl_esc(&sb, a->device));
 			if (a->value)
-				printf(" = %s", esc(&sb, a->value));
+				printf(" = %s", ctl_esc(&sb, a->value));
 			if (a->error)
 				printf(": failed: %s", strerror(-a->error));
 			putchar('\n');
@@ -90,3 +85,27 @@ out:
 		close(lockfd);
 	return ret;
 }
+
+static const struct option options[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{},
+};
+
+static int parse(int opt, const char *arg)
+{
+	arg_dry_run = opt == 'n';
+	return EXIT_FINE;
+}
+
+static const char help[] = "  -n, --dry-run          print what would be done, write nothing\n";
+
+const struct ctl_verb ctl_verb_apply = {
+	.name = "apply",
+	.summary = "enforce the policy now, as drvfilter-apply does at boot",
+	.common = CTL_POLICY | CTL_SYSROOT | CTL_JSON,
+	.options = options,
+	.shortopts = "n",
+	.parse = parse,
+	.help = help,
+	.run = run,
+};

@@ -16,7 +16,7 @@
 #include "macro.h"
 #include "strv.h"
 
-int verb_blacklist(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct df_policy *p = NULL;
 	struct df_modules *m = NULL;
@@ -67,3 +67,10 @@ out:
 	df_policy_free(p);
 	return ret;
 }
+
+const struct ctl_verb ctl_verb_blacklist = {
+	.name = "blacklist",
+	.summary = "print the modprobe.d blacklist for this kernel's modules",
+	.common = CTL_POLICY | CTL_SYSROOT,
+	.run = run,
+};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * drvfilterctl allow|deny BUS:DRIVER... [--permanent], and list-changes: a
- * policy changed at run time, through a drop-in of its own.
+ * drvfilterctl allow|deny BUS:DRIVER... [--permanent]: a policy changed at
+ * run time, through a drop-in of its own.
  *
  * Until reboot, the change is /run/drvfilter.conf.d/50-drvfilterctl.conf;
  * with --permanent, /etc/drvfilter.conf.d/50-drvfilterctl.conf (the initramfs
@@ -28,6 +28,8 @@
 #include "strv.h"
 
 #define CHANGES_NAME "50-drvfilterctl.conf"
+
+static int arg_permanent;
 
 /* Where this command's drop-in is: the runtime one, or with --permanent the policy's. */
 static char *changes_path(const char *policy)
@@ -211,216 +213,260 @@ static bool kernel_locked(void)
 	return df_inventory_load(ctl_ctx, 0, &inv) >= 0 && inv->kernel_filter && inv->locked == 1;
 }
 
-static int change(int argc, char **argv, enum df_section section)
-{
-	_cleanup_free_ char *policy = ctl_policy_path(), *path = NULL, *old = NULL;
-	_cleanup_(df_policy_freep) struct df_policy *cur = NULL, *next = NULL;
-	struct strv allow = STRV_INIT, deny = STRV_INIT, done = STRV_INIT;
-	struct strbuf text = STRBUF_INIT;
-	const char *buses[argc], *drivers[argc];
-	bool locked, changed = false;
-	enum df_mode mode = DF_MODE_AUTO;
-	_cleanup_close_ int lockfd = -1;
-	size_t old_len = 0;
-	int r, ret = EXIT_ERROR;
+/* One allow or deny: the drop-in, its rules before and after, the policy's set before and after. */
+struct change {
+	enum df_section section;
+	char *policy, *path, *old;
+	size_t old_len;
+	bool locked;
+	int lockfd;
+	struct strv allow, deny, done; /* the drop-in's rules; the subjects it changes */
+	struct strbuf text; /* the new drop-in */
+	struct df_policy *cur, *next;
+};
 
-	for (int i = 1; i < argc; i++) {
-		r = ctl_parse_subject(argv[i], &buses[i], &drivers[i]);
-		if (r)
-			return r;
-		argv[i][strlen(buses[i])] = ':'; /* "bus:driver" again, checked */
-	}
+static void change_release(struct change *c)
+{
+	free(c->policy);
+	free(c->path);
+	free(c->old);
+	strv_release(&c->allow);
+	strv_release(&c->deny);
+	strv_release(&c->done);
+	strbuf_release(&c->text);
+	df_policy_free(c->cur);
+	df_policy_free(c->next);
+	if (c->lockfd >= 0)
+		close(c->lockfd);
+}
+
+/* Who may change what, now or for the next boot, and the drop-in as it is. */
+static int prepare(struct change *c)
+{
+	int r;
+
 	if (!arg_sysroot && geteuid() != 0) {
 		log_error("only root can change the policy");
 		return EXIT_ERROR;
 	}
-	path = policy ? changes_path(policy) : NULL;
-	if (!path)
+	c->policy = ctl_policy_path();
+	c->path = c->policy ? changes_path(c->policy) : NULL;
+	if (!c->path)
 		return log_oom(), EXIT_ERROR;
-	locked = kernel_locked();
-	if (locked && !arg_permanent) {
+	c->locked = kernel_locked();
+	if (c->locked && !arg_permanent) {
 		log_error("the kernel policy is locked until reboot: nothing changes now; make the "
 			  "change for the next boot with --permanent, rebuild the initramfs "
 			  "(dracut -f) and reboot");
 		return EXIT_ERROR;
 	}
-	lockfd = df_lock_take(ctl_ctx);
-	if (lockfd < 0)
-		log_error_errno(lockfd, "cannot take '/run/drvfilter/lock': %m; going on");
-	if (load_set(policy, NULL, NULL, 0, &cur) < 0) {
+	c->lockfd = df_lock_take(ctl_ctx);
+	if (c->lockfd < 0)
+		log_error_errno(c->lockfd, "cannot take '/run/drvfilter/lock': %m; going on");
+	if (load_set(c->policy, NULL, NULL, 0, &c->cur) < 0) {
 		log_error(
 			"the policy is not valid: fix it before changing it (drvfilterctl check)");
 		return EXIT_ERROR;
 	}
-	r = read_changes(path, &old, &old_len);
+	r = read_changes(c->path, &c->old, &c->old_len);
 	if (r < 0)
-		return log_error_errno(r, "cannot read '%s': %m", path), EXIT_ERROR;
-	r = load_changes(path, old, old_len, &allow, &deny);
-	if (r < 0)
-		goto out;
+		return log_error_errno(r, "cannot read '%s': %m", c->path), EXIT_ERROR;
+	r = load_changes(c->path, c->old, c->old_len, &c->allow, &c->deny);
+	if (r == -ENOMEM)
+		log_oom();
+	return r < 0 ? EXIT_ERROR : EXIT_FINE;
+}
 
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
+/* The drop-in's lists with @subjects moved in; what changes is in c->done. */
+static int update_lists(struct change *c, int n, char **subjects)
+{
+	int r = 0;
+
+	for (int i = 0; i < n && r >= 0; i++) {
+		const char *s = subjects[i];
 		const struct df_rule *rule;
-		bool allowed = decides_allowed(cur, s, &rule);
+		bool allowed = decides_allowed(c->cur, s, &rule);
 
-		if (section == DF_SECTION_ALLOW) {
-			strv_remove(&deny, s);
-			if (allowed && !(rule->file && streq(rule->file, path))) {
+		if (c->section == DF_SECTION_ALLOW) {
+			strv_remove(&c->deny, s);
+			if (allowed && !(rule->file && streq(rule->file, c->path))) {
 				_cleanup_free_ char *why = df_rule_describe(rule);
 
 				log_info("%s is allowed already, by %s", s, why ? why : "a rule");
 				continue;
 			}
-			r = strv_push_unique(&allow, s);
+			r = strv_push_unique(&c->allow, s);
 		} else {
-			strv_remove(&allow, s);
-			r = strv_push_unique(&deny, s);
+			strv_remove(&c->allow, s);
+			r = strv_push_unique(&c->deny, s);
 		}
-		if (r < 0)
-			goto oom;
-		changed = true;
-		r = strv_push(&done, s);
-		if (r < 0)
-			goto oom;
+		if (r >= 0)
+			r = strv_push(&c->done, s);
 	}
-	if (!changed) {
-		ret = EXIT_FINE;
-		goto out;
-	}
-	r = strbuf_append(&text, "# Written by drvfilterctl allow/deny");
-	if (r >= 0)
-		r = strbuf_append(&text, arg_permanent ? ": permanent changes (rebuild the "
-							 "initramfs for boot).\n"
-						       : ": runtime changes, gone at reboot.\n");
-	if (r >= 0)
-		r = append_section(&text, "allow", &allow);
-	if (r >= 0)
-		r = append_section(&text, "deny", &deny);
-	if (r < 0)
-		goto oom;
-	/* No rule left: no file. */
-	if (!allow.n && !deny.n)
-		strbuf_clear(&text);
+	return r;
+}
 
-	/* The new set, checked whole, before anything is written. */
-	if (load_set(policy, path, strbuf_str(&text), text.len, &next) < 0) {
+/* The new drop-in's text, checked whole with the rest of the set; EXIT_FINE or EXIT_ERROR. */
+static int compose(struct change *c)
+{
+	int r = strbuf_append(&c->text, "# Written by drvfilterctl allow/deny");
+
+	if (r >= 0)
+		r = strbuf_append(&c->text, arg_permanent ? ": permanent changes (rebuild the "
+							    "initramfs for boot).\n"
+							  : ": runtime changes, gone at reboot.\n");
+	if (r >= 0)
+		r = append_section(&c->text, "allow", &c->allow);
+	if (r >= 0)
+		r = append_section(&c->text, "deny", &c->deny);
+	if (r < 0)
+		return log_oom(), EXIT_ERROR;
+	/* No rule left: no file. */
+	if (!c->allow.n && !c->deny.n)
+		strbuf_clear(&c->text);
+	if (load_set(c->policy, c->path, strbuf_str(&c->text), c->text.len, &c->next) < 0) {
 		log_error("the change would leave the policy invalid; nothing is changed");
-		goto out;
+		return EXIT_ERROR;
 	}
 	/* allow wins over deny: a deny that another file's allow overrides changes nothing. */
-	for (size_t i = 0; section == DF_SECTION_DENY && i < done.n; i++) {
+	for (size_t i = 0; c->section == DF_SECTION_DENY && i < c->done.n; i++) {
 		const struct df_rule *rule;
 
-		if (decides_allowed(next, done.v[i], &rule)) {
+		if (decides_allowed(c->next, c->done.v[i], &rule)) {
 			_cleanup_free_ char *why = df_rule_describe(rule);
 
 			log_error("%s stays allowed: %s (%s:%u) wins over any deny; edit that file "
 				  "instead; nothing is changed",
-				  done.v[i], why ? why : "a rule", rule->file ? rule->file : "?",
+				  c->done.v[i], why ? why : "a rule", rule->file ? rule->file : "?",
 				  rule->line);
-			goto out;
-		}
-	}
-	r = write_changes(path, strbuf_str(&text), text.len);
-	if (r < 0) {
-		log_error_errno(r, "cannot write '%s': %m; nothing is changed", path);
-		goto out;
-	}
-	if (locked) {
-		log_info(
-			"'%s' written; the kernel policy is locked, so it takes effect at the next "
-			"boot; the initramfs still carries the old policy: rebuild it (dracut -f) "
-			"and reboot",
-			path);
-		ret = EXIT_FINE;
-		goto out;
-	}
-	r = apply(next, &mode);
-	if (r < 0) {
-		/* Never leave the drop-in and the kernel disagreeing: undo, apply the old set. */
-		int u = write_changes(path, old, old_len);
-
-		log_error("the change could not be applied; '%s' is put back as it was%s", path,
-			  u < 0 ? ", which failed too" : "");
-		df_policy_free(cur);
-		cur = NULL;
-		if (u >= 0 && load_set(policy, NULL, NULL, 0, &cur) >= 0)
-			(void)apply(cur, &mode);
-		goto out;
-	}
-	/* Without the kernel's filter, the devices an allowed driver may now take wait for it. */
-	for (size_t i = 0; section == DF_SECTION_ALLOW && i < done.n; i++) {
-		char *colon = strchr(done.v[i], ':');
-		size_t bound = 0;
-
-		*colon = '\0';
-		if (mode == DF_MODE_FALLBACK && df_policy_mode(next) != DF_MODE_AUDIT)
-			(void)df_bind_waiting(ctl_ctx, done.v[i], colon + 1, &bound);
-		*colon = ':';
-		if (bound)
-			log_info("%s took %zu waiting device%s", done.v[i], bound,
-				 bound == 1 ? "" : "s");
-	}
-	for (size_t i = 0; i < done.n; i++)
-		printf("%s %s %s (%s)\n", done.v[i],
-		       section == DF_SECTION_ALLOW ? "allowed" : "denied",
-		       arg_permanent ? "now and from the next boot" : "until reboot", path);
-	if (arg_permanent)
-		log_info("'%s' written; the initramfs still carries the old policy: rebuild it "
-			 "(dracut -f) so that boot enforces the change",
-			 path);
-	ret = EXIT_FINE;
-	goto out;
-oom:
-	log_oom();
-out:
-	strv_release(&allow);
-	strv_release(&deny);
-	strv_release(&done);
-	strbuf_release(&text);
-	return ret;
-}
-
-int verb_allow(int argc, char **argv)
-{
-	return change(argc, argv, DF_SECTION_ALLOW);
-}
-
-int verb_deny(int argc, char **argv)
-{
-	return change(argc, argv, DF_SECTION_DENY);
-}
-
-/* The drop-ins of the policy, runtime ones last, each with its rules. */
-int verb_list_changes(int argc, char **argv)
-{
-	_cleanup_free_ char *policy = ctl_policy_path();
-	_cleanup_(df_policy_freep) struct df_policy *p = NULL;
-
-	if (!policy)
-		return EXIT_ERROR;
-	if (load_set(policy, NULL, NULL, 0, &p) < 0)
-		return EXIT_ERROR;
-	if (df_policy_nfiles(p) == 1) {
-		printf("no drop-ins: the policy is %s alone\n", policy);
-		return EXIT_FINE;
-	}
-	for (size_t f = 1; f < df_policy_nfiles(p); f++) {
-		const char *file = df_policy_file(p, f);
-		_cleanup_free_ char *runtime = df_ctx_path(ctl_ctx, DF_RUNTIME_DROPIN_DIR);
-		bool rt = runtime && strncmp(file, runtime, strlen(runtime)) == 0;
-
-		printf("%s (%s)\n", file, rt ? "until reboot" : "permanent");
-		for (size_t i = 0; i < df_policy_nrules(p); i++) {
-			const struct df_rule *r = df_policy_rule(p, i);
-			_cleanup_free_ char *s = NULL;
-
-			if (!streq(r->file, file))
-				continue;
-			s = df_rule_describe(r);
-			printf("  line %u: %s\n", r->line, s ? s : "?");
+			return EXIT_ERROR;
 		}
 	}
 	return EXIT_FINE;
 }
+
+/* Without the kernel's filter, the devices an allowed driver may now take wait for it. */
+static void bind_waiting(const struct change *c, enum df_mode mode)
+{
+	for (size_t i = 0; c->section == DF_SECTION_ALLOW && i < c->done.n; i++) {
+		char *colon = strchr(c->done.v[i], ':');
+		size_t bound = 0;
+
+		*colon = '\0';
+		if (mode == DF_MODE_FALLBACK && df_policy_mode(c->next) != DF_MODE_AUDIT)
+			(void)df_bind_waiting(ctl_ctx, c->done.v[i], colon + 1, &bound);
+		*colon = ':';
+		if (bound)
+			log_info("%s took %zu waiting device%s", c->done.v[i], bound,
+				 bound == 1 ? "" : "s");
+	}
+}
+
+/* Write the drop-in and apply the new set; undone when the apply fails. */
+static int commit(struct change *c)
+{
+	enum df_mode mode = DF_MODE_AUTO;
+	int r = write_changes(c->path, strbuf_str(&c->text), c->text.len);
+
+	if (r < 0)
+		return log_error_errno(r, "cannot write '%s': %m; nothing is changed", c->path),
+		       EXIT_ERROR;
+	if (c->locked) {
+		log_info("'%s' written; the kernel policy is locked, so it takes effect at the "
+			 "next boot; the initramfs still carries the old policy: rebuild it "
+			 "(dracut -f) and reboot",
+			 c->path);
+		return EXIT_FINE;
+	}
+	if (apply(c->next, &mode) < 0) {
+		/* Never leave the drop-in and the kernel disagreeing: undo, apply the old set. */
+		int u = write_changes(c->path, c->old, c->old_len);
+
+		log_error("the change could not be applied; '%s' is put back as it was%s", c->path,
+			  u < 0 ? ", which failed too" : "");
+		df_policy_free(c->cur);
+		c->cur = NULL;
+		if (u >= 0 && load_set(c->policy, NULL, NULL, 0, &c->cur) >= 0)
+			(void)apply(c->cur, &mode);
+		return EXIT_ERROR;
+	}
+	bind_waiting(c, mode);
+	for (size_t i = 0; i < c->done.n; i++)
+		printf("%s %s %s (%s)\n", c->done.v[i],
+		       c->section == DF_SECTION_ALLOW ? "allowed" : "denied",
+		       arg_permanent ? "now and from the next boot" : "until reboot", c->path);
+	if (arg_permanent)
+		log_info("'%s' written; the initramfs still carries the old policy: rebuild it "
+			 "(dracut -f) so that boot enforces the change",
+			 c->path);
+	return EXIT_FINE;
+}
+
+static int change(int argc, char **argv, enum df_section section)
+{
+	struct change c = { .section = section, .lockfd = -1 };
+	const char *bus, *driver;
+	int r;
+
+	for (int i = 1; i < argc; i++) {
+		r = ctl_parse_subject(argv[i], &bus, &driver);
+		if (r != EXIT_FINE)
+			return r;
+		argv[i][strlen(bus)] = ':'; /* "bus:driver" again, checked */
+	}
+	r = prepare(&c);
+	if (r == EXIT_FINE && update_lists(&c, argc - 1, argv + 1) < 0) {
+		log_oom();
+		r = EXIT_ERROR;
+	}
+	/* Nothing to change (allowed already) is no error. */
+	if (r == EXIT_FINE && c.done.n)
+		r = compose(&c);
+	if (r == EXIT_FINE && c.done.n)
+		r = commit(&c);
+	change_release(&c);
+	return r;
+}
+
+static int run_allow(int argc, char **argv)
+{
+	return change(argc, argv, DF_SECTION_ALLOW);
+}
+
+static int run_deny(int argc, char **argv)
+{
+	return change(argc, argv, DF_SECTION_DENY);
+}
+
+static const struct option options[] = {
+	{ "permanent", no_argument, &arg_permanent, 1 },
+	{},
+};
+
+static const char help[] =
+	"      --permanent        the change under /etc, for the next boot too (rebuild\n"
+	"                         the initramfs); else under /run, until reboot\n";
+
+const struct ctl_verb ctl_verb_allow = {
+	.name = "allow",
+	.args = "BUS:DRIVER...",
+	.min_args = 1,
+	.max_args = -1,
+	.summary = "allow drivers now, until reboot (--permanent: also at boot)",
+	.common = CTL_POLICY | CTL_SYSROOT,
+	.options = options,
+	.help = help,
+	.run = run_allow,
+};
+
+const struct ctl_verb ctl_verb_deny = {
+	.name = "deny",
+	.args = "BUS:DRIVER...",
+	.min_args = 1,
+	.max_args = -1,
+	.summary = "deny drivers now, until reboot (--permanent: also at boot)",
+	.common = CTL_POLICY | CTL_SYSROOT,
+	.options = options,
+	.help = help,
+	.run = run_deny,
+};

@@ -40,7 +40,7 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-int verb_check(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	_cleanup_free_ char *path = argc > 1 ? strdup(argv[1]) : ctl_policy_path();
 	struct df_policy *p = NULL;
@@ -78,3 +78,12 @@ int verb_check(int argc, char **argv)
 	df_diags_release(&d);
 	return valid ? EXIT_FINE : EXIT_ERROR;
 }
+
+const struct ctl_verb ctl_verb_check = {
+	.name = "check",
+	.args = "[FILE]",
+	.max_args = 1,
+	.summary = "validate a policy (default: the --policy file)",
+	.common = CTL_POLICY | CTL_SYSROOT | CTL_JSON,
+	.run = run,
+};

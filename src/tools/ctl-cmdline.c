@@ -17,13 +17,7 @@
 #include "macro.h"
 #include "strbuf.h"
 
-/* Names from the kernel and the policy, printed escaped. */
-static const char *esc(struct strbuf *sb, const char *s)
-{
-	strbuf_clear(sb);
-	(void)strbuf_append_escaped(sb, s ? s : "");
-	return strbuf_str(sb);
-}
+static long arg_max_bytes;
 
 /* ---- GRUB and dracut snippets ---- */
 
@@ -186,21 +180,87 @@ static bool listed(const struct df_uncovered *u)
 	return !u->module || u->tier != DF_TIER_MODULE;
 }
 
-static void report(const struct df_bootopts *b)
+/* The denied drivers and modules boot options cannot cover: one line per reason. */
+static void report_uncovered(const struct df_bootopts *b, struct strbuf *a, struct strbuf *c)
 {
-	struct strbuf a = STRBUF_INIT, c = STRBUF_INIT;
+	size_t tree_uncovered = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < b->nuncovered; i++) {
+		if (listed(&b->uncovered[i]))
+			any = true;
+		else
+			tree_uncovered++;
+	}
+	if (any)
+		log_info("not coverable by boot options (the userspace layers still act on them):");
+	/* One line per reason, naming what it holds for, in the order of the first. */
+	for (size_t i = 0; i < b->nuncovered; i++) {
+		const struct df_uncovered *u = &b->uncovered[i];
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = listed(&b->uncovered[k]) && streq(b->uncovered[k].reason, u->reason);
+		if (!listed(u) || seen)
+			continue;
+		strbuf_clear(c);
+		for (size_t k = i; k < b->nuncovered; k++) {
+			const struct df_uncovered *v = &b->uncovered[k];
+
+			if (!listed(v) || !streq(v->reason, u->reason))
+				continue;
+			(void)strbuf_append(c, c->len ? ", " : "");
+			(void)strbuf_append(c, v->module ? "module " : "");
+			(void)strbuf_append_escaped(c, v->subject);
+		}
+		log_info("  %s: %s", strbuf_str(c), ctl_esc(a, u->reason));
+	}
+	if (tree_uncovered)
+		log_info("and %zu more denied modules of the tree not coverable (see --json)",
+			 tree_uncovered);
+}
+
+/* The init calls and modules named, and those that did not fit. */
+static void report_entries(const struct df_bootopts *b, struct strbuf *c)
+{
 	size_t ic_fit = count_kind(b, DF_BOOTOPT_INITCALL, true);
 	size_t ic_left = count_kind(b, DF_BOOTOPT_INITCALL, false);
 	size_t mod_fit = count_kind(b, DF_BOOTOPT_MODULE, true);
 	size_t mod_left = count_kind(b, DF_BOOTOPT_MODULE, false);
-	size_t dev_uncovered = 0, tree_uncovered = 0;
+
+	if (!b->trace)
+		log_info("initcall_blacklist: none: %s", b->trace_why);
+	else
+		log_info(
+			"initcall_blacklist: %zu init calls (%zu of built-in modules whose drivers "
+			"drove a device the host offers)",
+			ic_fit, b->fit[DF_TIER_BOUND]);
+	if (ic_left)
+		log_info("  %zu did not fit: %s", ic_left, left_names(b, DF_BOOTOPT_INITCALL, c));
+	if (!b->modules) {
+		log_info("module_blacklist: none: no module tree for this kernel");
+		return;
+	}
+	log_info("module_blacklist: %zu of %zu modules whose drivers are all denied (%zu of %zu "
+		 "that drive a device here); %zu did not fit: the modprobe.d blacklist keeps them "
+		 "from alias loading, not from insmod",
+		 mod_fit, mod_fit + mod_left, b->fit[DF_TIER_DEVICE_MODULE],
+		 b->fit[DF_TIER_DEVICE_MODULE] + b->left[DF_TIER_DEVICE_MODULE], mod_left);
+	if (b->left[DF_TIER_DEVICE_MODULE])
+		log_info("  of those that drive a device here: %s",
+			 left_names(b, DF_BOOTOPT_MODULE, c));
+}
+
+static void report(const struct df_bootopts *b)
+{
+	struct strbuf a = STRBUF_INIT, c = STRBUF_INIT;
 
 	if (!*b->release) {
 		log_info("no kernel is recorded%s: only the filter_* options of the patched kernel",
 			 arg_sysroot ? " under the sysroot" : "");
 		return;
 	}
-	log_info("kernel %s (%s): %zu init calls in kallsyms; %s", esc(&a, b->release),
+	log_info("kernel %s (%s): %zu init calls in kallsyms; %s", ctl_esc(&a, b->release),
 		 b->patched  ? "patched: the driver filter"
 		 : b->filter ? "not known to lack the driver filter: filter_* included"
 			     : "stock: no driver filter",
@@ -217,63 +277,11 @@ static void report(const struct df_bootopts *b)
 			"skipped is not in its trace and is not named again; record a boot without "
 			"the boot options",
 			b->trace_skipped);
-	if (!b->trace)
-		log_info("initcall_blacklist: none: %s", b->trace_why);
-	else
-		log_info(
-			"initcall_blacklist: %zu init calls (%zu of built-in modules whose drivers "
-			"drove a device the host offers)",
-			ic_fit, b->fit[DF_TIER_BOUND]);
-	if (ic_left)
-		log_info("  %zu did not fit: %s", ic_left, left_names(b, DF_BOOTOPT_INITCALL, &c));
-	if (!b->modules) {
-		log_info("module_blacklist: none: no module tree for this kernel");
-	} else {
-		log_info(
-			"module_blacklist: %zu of %zu modules whose drivers are all denied (%zu of "
-			"%zu that drive a device here); %zu did not fit: the modprobe.d blacklist "
-			"keeps them from alias loading, not from insmod",
-			mod_fit, mod_fit + mod_left, b->fit[DF_TIER_DEVICE_MODULE],
-			b->fit[DF_TIER_DEVICE_MODULE] + b->left[DF_TIER_DEVICE_MODULE], mod_left);
-		if (b->left[DF_TIER_DEVICE_MODULE])
-			log_info("  of those that drive a device here: %s",
-				 left_names(b, DF_BOOTOPT_MODULE, &c));
-	}
+	report_entries(b, &c);
 	if (b->unreadable)
 		log_info("%zu module files could not be read for their init function's name",
 			 b->unreadable);
-	for (size_t i = 0; i < b->nuncovered; i++) {
-		if (listed(&b->uncovered[i]))
-			dev_uncovered++;
-		else
-			tree_uncovered++;
-	}
-	if (dev_uncovered)
-		log_info("not coverable by boot options (the userspace layers still act on them):");
-	/* One line per reason, naming what it holds for, in the order of the first. */
-	for (size_t i = 0; i < b->nuncovered; i++) {
-		const struct df_uncovered *u = &b->uncovered[i];
-		bool seen = false;
-
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = listed(&b->uncovered[k]) && streq(b->uncovered[k].reason, u->reason);
-		if (!listed(u) || seen)
-			continue;
-		strbuf_clear(&c);
-		for (size_t k = i; k < b->nuncovered; k++) {
-			const struct df_uncovered *v = &b->uncovered[k];
-
-			if (!listed(v) || !streq(v->reason, u->reason))
-				continue;
-			(void)strbuf_append(&c, c.len ? ", " : "");
-			(void)strbuf_append(&c, v->module ? "module " : "");
-			(void)strbuf_append_escaped(&c, v->subject);
-		}
-		log_info("  %s: %s", strbuf_str(&c), esc(&a, u->reason));
-	}
-	if (tree_uncovered)
-		log_info("and %zu more denied modules of the tree not coverable (see --json)",
-			 tree_uncovered);
+	report_uncovered(b, &a, &c);
 	log_info("%zu of %zu bytes used; the rest of the kernel command line takes %zu of %d",
 		 strlen(b->line), b->max_bytes, strlen(b->rest) + (*b->rest ? 1 : 0),
 		 DF_KERNEL_CMDLINE_MAX - 1);
@@ -343,7 +351,7 @@ static void print_json(const struct df_bootopts *b)
 	json_finish(&j);
 }
 
-int verb_cmdline(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	_cleanup_(df_bootopts_freep) struct df_bootopts *b = NULL;
 	struct df_policy *p = NULL;
@@ -405,15 +413,54 @@ int verb_cmdline(int argc, char **argv)
 			log_info("no boot option fits or can be computed (see above)");
 		return EXIT_FINE;
 	}
-	if (arg_snippet == SNIPPET_GRUB) {
+	if (ctl_format_is("grub")) {
 		if (print_grub(b) < 0)
 			return log_oom(), EXIT_ERROR;
 		return EXIT_FINE;
 	}
-	if (arg_snippet == SNIPPET_DRACUT) {
+	if (ctl_format_is("dracut")) {
 		print_dracut(b);
 		return EXIT_FINE;
 	}
 	printf("%s\n", b->line);
 	return EXIT_FINE;
 }
+
+enum {
+	ARG_MAX_BYTES = CTL_ARG_VERB,
+};
+
+static const struct option options[] = {
+	{ "max-bytes", required_argument, NULL, ARG_MAX_BYTES },
+	{},
+};
+
+static const char *const formats[] = { "grub", "dracut", NULL };
+
+static int parse(int opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	arg_max_bytes = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || arg_max_bytes < 1 ||
+	    arg_max_bytes > DF_KERNEL_CMDLINE_MAX - 1)
+		return ctl_usage_error("--max-bytes needs a number from 1 to %d",
+				       DF_KERNEL_CMDLINE_MAX - 1);
+	return EXIT_FINE;
+}
+
+static const char help[] =
+	"      --max-bytes N      at most N bytes of options (default: what the target's\n"
+	"                         command line leaves)\n";
+
+const struct ctl_verb ctl_verb_cmdline = {
+	.name = "cmdline",
+	.summary = "print the boot options that keep denied code from running",
+	.common = CTL_POLICY | CTL_SYSROOT | CTL_JSON,
+	.formats = formats,
+	.options = options,
+	.parse = parse,
+	.help = help,
+	.run = run,
+};

@@ -89,30 +89,56 @@ int ctl_load_boot_policy(struct df_policy **ret)
 	return load_policy(ctl_load_flags() & ~DF_LOAD_RUNTIME, ret);
 }
 
-/* Split "bus:driver" in place (the colon becomes NUL); a usage error for an invalid name. */
+const char *ctl_esc(struct strbuf *sb, const char *s)
+{
+	strbuf_clear(sb);
+	(void)strbuf_append_escaped(sb, s ? s : "");
+	return strbuf_str(sb);
+}
+
+/* A driver named without its bus: the "bus:driver" names this system has for it, as a hint. */
+static int no_bus(const char *name)
+{
+	_cleanup_(df_inventory_freep) struct df_inventory *inv = NULL;
+	struct strbuf sb = STRBUF_INIT, found = STRBUF_INIT;
+	size_t n = 0;
+	int r;
+
+	if (df_inventory_load(ctl_ctx, 0, &inv) >= 0)
+		for (size_t i = 0; i < inv->nbuses; i++)
+			for (size_t k = 0; k < inv->buses[i].ndrivers; k++)
+				if (streq(inv->buses[i].drivers[k].name, name))
+					(void)strbuf_appendf(&found, "%s'%s:%s'", n++ ? " or " : "",
+							     inv->buses[i].name, name);
+	if (n)
+		r = ctl_usage_error("'%s' is not BUS:DRIVER; did you mean %s?", ctl_esc(&sb, name),
+				    strbuf_str(&found));
+	else
+		r = ctl_usage_error("'%s' is not BUS:DRIVER: name the driver with its bus, as in "
+				    "pci:e1000 (drvfilterctl status --all lists the drivers there "
+				    "are)",
+				    ctl_esc(&sb, name));
+	strbuf_release(&sb);
+	strbuf_release(&found);
+	return r;
+}
+
 int ctl_parse_subject(char *arg, const char **bus, const char **driver)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *colon = strchr(arg, ':');
 	const char *why;
-	int r = 0;
+	int r = EXIT_FINE;
 
-	if (!colon) {
-		(void)strbuf_append_escaped(&sb, arg);
-		r = ctl_usage_error("'%s' is not BUS:DRIVER", strbuf_str(&sb));
-		goto out;
-	}
+	if (!colon)
+		return no_bus(arg);
 	*colon = '\0';
 	*bus = arg;
 	*driver = colon + 1;
-	if (df_bus_name_check(*bus, &why) < 0) {
-		(void)strbuf_append_escaped(&sb, *bus);
-		r = ctl_usage_error("invalid bus name '%s': it %s", strbuf_str(&sb), why);
-	} else if (df_driver_name_check(*driver, &why) < 0) {
-		(void)strbuf_append_escaped(&sb, *driver);
-		r = ctl_usage_error("invalid driver name '%s': it %s", strbuf_str(&sb), why);
-	}
-out:
+	if (df_bus_name_check(*bus, &why) < 0)
+		r = ctl_usage_error("invalid bus name '%s': it %s", ctl_esc(&sb, *bus), why);
+	else if (df_driver_name_check(*driver, &why) < 0)
+		r = ctl_usage_error("invalid driver name '%s': it %s", ctl_esc(&sb, *driver), why);
 	strbuf_release(&sb);
 	return r;
 }

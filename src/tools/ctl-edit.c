@@ -86,9 +86,38 @@ static int ask_again(void)
 	return answer[0] == 'e' || answer[0] == 'E';
 }
 
+/* Whether @base is a drop-in's name: NAME.conf, not hidden. */
+static bool dropin_name(const char *base)
+{
+	size_t n = strlen(base);
+
+	return n > strlen(".conf") && base[0] != '.' && streq(base + n - strlen(".conf"), ".conf");
+}
+
+/*
+ * A drop-in named bare: the one of that name in the policy's drop-in
+ * directory, else the runtime one, else a new one in the policy's directory
+ * (a change that lasts: the loader reads both, /etc's first).
+ */
+static char *bare_target(const char *dropins, const char *runtime, const char *name)
+{
+	char *path = NULL;
+
+	for (int k = 0; k < 2; k++) {
+		free(path);
+		if (asprintf(&path, "%s/%s", k ? runtime : dropins, name) < 0)
+			return NULL;
+		if (access(path, F_OK) == 0)
+			return path;
+	}
+	free(path);
+	return asprintf(&path, "%s/%s", dropins, name) < 0 ? NULL : path;
+}
+
 /*
  * The file to edit, named as the loader names the files of the policy's set:
- * the policy, or NAME.conf in its drop-in directory or the runtime one.
+ * the policy, or NAME.conf in its drop-in directory or the runtime one (by
+ * its path, or by its bare name).
  */
 static char *edit_target(const char *policy, const char *arg)
 {
@@ -99,14 +128,15 @@ static char *edit_target(const char *policy, const char *arg)
 	if (!arg || streq(arg, policy))
 		return strdup(policy);
 	dircopy = strdup(arg);
-	if (!dircopy || asprintf(&dropins, "%s.d", policy) < 0)
-		return NULL;
 	runtime = df_ctx_path(ctl_ctx, DF_RUNTIME_DROPIN_DIR);
-	base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
-	dir = realpath(dirname(dircopy), NULL);
-	if (!runtime || strlen(base) <= strlen(".conf") || base[0] == '.' ||
-	    !streq(base + strlen(base) - strlen(".conf"), ".conf"))
+	if (!dircopy || !runtime || asprintf(&dropins, "%s.d", policy) < 0)
 		return NULL;
+	base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	if (!dropin_name(base))
+		return NULL;
+	if (base == arg)
+		return bare_target(dropins, runtime, arg);
+	dir = realpath(dirname(dircopy), NULL);
 	for (int k = 0; k < 2; k++) {
 		const char *d = k ? runtime : dropins;
 		char *rd = realpath(d, NULL);
@@ -155,123 +185,186 @@ static int open_copy(const char *copy, bool *resumed)
 	return TAKE_FD(fd);
 }
 
-int verb_edit(int argc, char **argv)
+/* One edit: the file, its working copy, the bytes before and after. */
+struct edit {
+	char *policy, *target, *copy, *orig, *edited;
+	size_t orig_len, edited_len;
+	bool exists;
+	mode_t mode;
+	int lockfd;
+};
+
+static void edit_release(struct edit *e)
 {
-	_cleanup_free_ char *policy = ctl_policy_path(), *target = NULL, *copy = NULL;
-	_cleanup_free_ char *orig = NULL, *edited = NULL;
-	_cleanup_close_ int lockfd = -1;
-	size_t orig_len = 0, edited_len = 0;
+	free(e->policy);
+	free(e->target);
+	free(e->copy);
+	free(e->orig);
+	free(e->edited);
+	if (e->lockfd >= 0)
+		close(e->lockfd);
+}
+
+/* The file to edit and its copy's name, its directory made; the file as it is. */
+static int find_target(struct edit *e, const char *arg)
+{
+	_cleanup_free_ char *dircopy = NULL;
 	struct stat st = { 0 };
-	bool exists, resumed;
-	mode_t mode = 0644;
 	int r;
 
-	if (!policy)
-		return EXIT_ERROR;
-	target = edit_target(policy, argc > 1 ? argv[1] : NULL);
-	if (!target) {
+	e->target = edit_target(e->policy, arg);
+	if (!e->target) {
 		_cleanup_free_ char *runtime = df_ctx_path(ctl_ctx, DF_RUNTIME_DROPIN_DIR);
 
-		return ctl_usage_error("edit takes the policy ('%s') or one of its drop-ins "
-				       "(NAME.conf in '%s.d' or in '%s')",
-				       policy, policy, runtime ? runtime : DF_RUNTIME_DROPIN_DIR);
+		return ctl_usage_error(
+			"edit takes the policy ('%s') or one of its drop-ins: NAME.conf "
+			"in '%s.d' or in '%s', by its path or by its name",
+			e->policy, e->policy, runtime ? runtime : DF_RUNTIME_DROPIN_DIR);
 	}
-	{
-		_cleanup_free_ char *dircopy = strdup(target);
-		const char *base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-
-		if (!dircopy || asprintf(&copy, "%s/.%s.edit", dirname(dircopy), base) < 0)
-			return EXIT_ERROR;
-		/* A first drop-in: its directory, only root's to write. */
-		if (mkdir(dircopy, 0755) < 0 && errno != EEXIST)
-			return log_error_errno(-errno, "cannot make '%s': %m", dircopy), EXIT_ERROR;
-	}
-	r = slurp(target, &orig, &orig_len, &st);
-	exists = r == 0;
+	dircopy = strdup(e->target);
+	if (!dircopy ||
+	    asprintf(&e->copy, "%s/.%s.edit", dirname(dircopy), strrchr(e->target, '/') + 1) < 0)
+		return log_oom(), EXIT_ERROR;
+	/* A first drop-in: its directory, only root's to write. */
+	if (mkdir(dircopy, 0755) < 0 && errno != EEXIST)
+		return log_error_errno(-errno, "cannot make '%s': %m", dircopy), EXIT_ERROR;
+	r = slurp(e->target, &e->orig, &e->orig_len, &st);
+	e->exists = r == 0;
 	if (r < 0 && r != -ENOENT)
-		return log_error_errno(r, "cannot read '%s': %m", target), EXIT_ERROR;
+		return log_error_errno(r, "cannot read '%s': %m", e->target), EXIT_ERROR;
 	/* 0644 or stricter, whatever the old file had. */
-	if (exists)
-		mode = st.st_mode & 0644;
-	lockfd = open_copy(copy, &resumed);
-	if (lockfd == -EBUSY)
+	e->mode = e->exists ? st.st_mode & 0644 : 0644;
+	return EXIT_FINE;
+}
+
+/* The working copy, new (the file's bytes) or left by an edit before. */
+static int start_copy(struct edit *e)
+{
+	bool resumed;
+	int r;
+
+	e->lockfd = open_copy(e->copy, &resumed);
+	if (e->lockfd == -EBUSY)
 		return log_error("'%s' is being edited (its copy '%s' is locked): finish that edit "
 				 "first",
-				 target, copy),
+				 e->target, e->copy),
 		       EXIT_ERROR;
-	if (lockfd < 0)
-		return log_error_errno(lockfd, "cannot make the working copy '%s': %m", copy),
+	if (e->lockfd < 0)
+		return log_error_errno(e->lockfd, "cannot make the working copy '%s': %m", e->copy),
 		       EXIT_ERROR;
 	if (resumed) {
-		log_info("taking up the edit left in '%s'", copy);
-	} else {
-		if (!exists)
-			log_info("'%s' does not exist yet: starting from an empty file", target);
-		r = df_write_full_fd(lockfd, exists ? orig : "", orig_len);
-		if (r < 0) {
-			unlink(copy);
-			return log_error_errno(r, "cannot write the working copy '%s': %m", copy),
-			       EXIT_ERROR;
-		}
+		log_info("taking up the edit left in '%s'", e->copy);
+		return EXIT_FINE;
 	}
-	for (;;) {
-		struct df_policy_source src;
-		struct df_policy *p = NULL;
-		struct stat cst;
-		struct df_diags d;
+	if (!e->exists)
+		log_info("'%s' does not exist yet: starting from an empty file", e->target);
+	r = df_write_full_fd(e->lockfd, e->exists ? e->orig : "", e->orig_len);
+	if (r < 0) {
+		unlink(e->copy);
+		return log_error_errno(r, "cannot write the working copy '%s': %m", e->copy),
+		       EXIT_ERROR;
+	}
+	return EXIT_FINE;
+}
 
-		r = run_editor(copy);
+/* The copy's bytes, checked as part of the whole policy: 0 valid, 1 not. */
+static int check_copy(const struct edit *e)
+{
+	struct df_policy_source src = { e->target, e->edited, e->edited_len };
+	struct df_policy *p = NULL;
+	struct df_diags d;
+	int r;
+
+	df_diags_init(&d);
+	r = df_policy_load_edited(ctl_ctx, e->policy, ctl_load_flags(), &src, &d, &p);
+	ctl_print_diags(&d, stderr, false);
+	df_diags_release(&d);
+	df_policy_free(p);
+	return r < 0;
+}
+
+/* Edit until the copy is valid: EXIT_FINE to install it, else the exit code (nothing to do: *@done). */
+static int edit_loop(struct edit *e, bool *done)
+{
+	for (;;) {
+		struct stat cst;
+		int r = run_editor(e->copy);
+
 		if (r < 0) {
 			/* An editor that exits with an error (vim's :cq) discards the edit. */
-			log_error("the editor failed; '%s' is unchanged", target);
-			unlink(copy);
+			log_error("the editor failed; '%s' is unchanged", e->target);
+			unlink(e->copy);
 			return EXIT_ERROR;
 		}
 		/* The copy by its name again: an editor may save by rename. */
-		free(edited);
-		edited = NULL;
-		r = slurp(copy, &edited, &edited_len, &cst);
+		free(e->edited);
+		e->edited = NULL;
+		r = slurp(e->copy, &e->edited, &e->edited_len, &cst);
 		if (r < 0)
 			return log_error_errno(r,
 					       "cannot read the edited copy '%s': %m; '%s' is "
 					       "unchanged",
-					       copy, target),
+					       e->copy, e->target),
 			       EXIT_ERROR;
-		if ((exists && edited_len == orig_len && memcmp(edited, orig, orig_len) == 0) ||
-		    (!exists && edited_len == 0)) {
-			log_info("no changes; '%s' is unchanged", target);
-			unlink(copy);
+		if (e->edited_len == e->orig_len &&
+		    (!e->exists || memcmp(e->edited, e->orig, e->orig_len) == 0)) {
+			log_info("no changes; '%s' is unchanged", e->target);
+			unlink(e->copy);
+			*done = true;
 			return EXIT_FINE;
 		}
-		/* The very bytes to install, checked as part of the whole policy. */
-		src = (struct df_policy_source){ target, edited, edited_len };
-		df_diags_init(&d);
-		r = df_policy_load_edited(ctl_ctx, policy, ctl_load_flags(), &src, &d, &p);
-		ctl_print_diags(&d, stderr, false);
-		df_diags_release(&d);
-		df_policy_free(p);
-		if (r >= 0)
-			break;
+		if (check_copy(e) == 0)
+			return EXIT_FINE;
 		if (!ask_again()) {
 			log_error(
 				"the edit is not valid; '%s' is unchanged and the edit is kept in "
 				"'%s'",
-				target, copy);
+				e->target, e->copy);
 			return EXIT_ERROR;
 		}
 	}
-	r = ctl_install_file(target, edited, edited_len, mode);
-	if (r < 0)
-		return log_error_errno(r, "cannot replace '%s': %m; the edit is kept in '%s'",
-				       target, copy),
-		       EXIT_ERROR;
-	unlink(copy);
-	if (strncmp(target, policy, strlen(policy)) == 0)
-		log_info("'%s' replaced; the initramfs still carries the old policy: rebuild it "
-			 "(dracut -f) for the next boot",
-			 target);
-	else
-		log_info("'%s' replaced; 'drvfilterctl apply' enforces it now, until reboot",
-			 target);
-	return EXIT_FINE;
 }
+
+static int run(int argc, char **argv)
+{
+	struct edit e = { .policy = ctl_policy_path(), .lockfd = -1 };
+	bool done = false;
+	int r = e.policy ? find_target(&e, argc > 1 ? argv[1] : NULL) : EXIT_ERROR;
+
+	if (r == EXIT_FINE)
+		r = start_copy(&e);
+	if (r == EXIT_FINE)
+		r = edit_loop(&e, &done);
+	if (r == EXIT_FINE && !done) {
+		int w = ctl_install_file(e.target, e.edited, e.edited_len, e.mode);
+
+		if (w < 0) {
+			log_error_errno(w, "cannot replace '%s': %m; the edit is kept in '%s'",
+					e.target, e.copy);
+			r = EXIT_ERROR;
+		} else {
+			unlink(e.copy);
+			if (strncmp(e.target, e.policy, strlen(e.policy)) == 0)
+				log_info("'%s' replaced; the initramfs still carries the old "
+					 "policy: "
+					 "rebuild it (dracut -f) for the next boot",
+					 e.target);
+			else
+				log_info("'%s' replaced; 'drvfilterctl apply' enforces it now, "
+					 "until "
+					 "reboot",
+					 e.target);
+		}
+	}
+	edit_release(&e);
+	return r;
+}
+
+const struct ctl_verb ctl_verb_edit = {
+	.name = "edit",
+	.args = "[FILE]",
+	.max_args = 1,
+	.summary = "edit the policy safely: check it, then replace it",
+	.common = CTL_POLICY | CTL_SYSROOT,
+	.run = run,
+};

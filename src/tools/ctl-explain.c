@@ -124,7 +124,7 @@ static int parse_arg(char *arg, struct subject *s)
 	return 0;
 }
 
-int verb_explain(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct subject subjects[argc];
 	struct df_policy *p = NULL;
@@ -203,3 +203,13 @@ int verb_explain(int argc, char **argv)
 	df_policy_free(p);
 	return EXIT_FINE;
 }
+
+const struct ctl_verb ctl_verb_explain = {
+	.name = "explain",
+	.args = "BUS:DRIVER...",
+	.min_args = 1,
+	.max_args = -1,
+	.summary = "say whether each driver is allowed, and by which rule",
+	.common = CTL_POLICY | CTL_SYSROOT | CTL_JSON,
+	.run = run,
+};

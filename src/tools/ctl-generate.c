@@ -12,6 +12,8 @@
 #include "macro.h"
 #include "strbuf.h"
 
+static int arg_devices;
+
 /* iniparser's line limit (policy-lex.c): a longer list would be cut. */
 #define LINE_MAX_BYTES 1022
 
@@ -139,7 +141,7 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 	return r < 0 ? r : (int)n;
 }
 
-int verb_generate(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct df_inventory *inv = NULL;
 	struct strbuf out = STRBUF_INIT;
@@ -192,3 +194,20 @@ int verb_generate(int argc, char **argv)
 	df_inventory_free(inv);
 	return ret;
 }
+
+static const struct option options[] = {
+	{ "devices", no_argument, &arg_devices, 1 },
+	{},
+};
+
+static const char help[] =
+	"      --devices          device rules (DRIVER@ID) for the devices bound now\n";
+
+const struct ctl_verb ctl_verb_generate = {
+	.name = "generate",
+	.summary = "print a policy allowing the drivers bound now",
+	.common = CTL_SYSROOT,
+	.options = options,
+	.help = help,
+	.run = run,
+};

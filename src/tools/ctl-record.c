@@ -12,7 +12,7 @@
 #include "log.h"
 #include "strbuf.h"
 
-int verb_record(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct df_record_counts c;
@@ -50,3 +50,13 @@ int verb_record(int argc, char **argv)
 	strbuf_release(&sb);
 	return c.skipped ? EXIT_ERROR : EXIT_FINE;
 }
+
+const struct ctl_verb ctl_verb_record = {
+	.name = "record",
+	.args = "DIR",
+	.min_args = 1,
+	.max_args = 1,
+	.summary = "record this system for --sysroot (an offline image build)",
+	.common = CTL_SYSROOT,
+	.run = run,
+};

@@ -18,6 +18,15 @@
 #include "macro.h"
 #include "strbuf.h"
 
+static const char *arg_event_log;
+static const char *arg_pcrs;
+static const char *arg_base_pcrs;
+static const char *arg_rtmr;
+static const char *arg_base_rtmr;
+static const char *arg_expect_policy;
+static const char *arg_expect_mode;
+static bool arg_expect_locked;
+
 #define LOG_SIZE_MAX (16 * 1024 * 1024)
 #define VALUES_SIZE_MAX (1024 * 1024)
 #define NPCRS 24
@@ -311,7 +320,7 @@ static int expected_digest(char sha[65])
 	return r;
 }
 
-int verb_verify(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	_cleanup_free_ char *logpath = NULL, *buf = NULL;
 	struct pcr_values pv, base;
@@ -378,3 +387,84 @@ int verb_verify(int argc, char **argv)
 	       v.events == 1 ? "" : "s");
 	return EXIT_FINE;
 }
+
+enum {
+	ARG_EVENT_LOG = CTL_ARG_VERB,
+	ARG_PCRS,
+	ARG_BASE_PCRS,
+	ARG_RTMR,
+	ARG_BASE_RTMR,
+	ARG_EXPECT_POLICY,
+	ARG_EXPECT_MODE,
+	ARG_EXPECT_LOCKED,
+};
+
+static const struct option options[] = {
+	{ "event-log", required_argument, NULL, ARG_EVENT_LOG },
+	{ "pcrs", required_argument, NULL, ARG_PCRS },
+	{ "base-pcrs", required_argument, NULL, ARG_BASE_PCRS },
+	{ "rtmr", required_argument, NULL, ARG_RTMR },
+	{ "base-rtmr", required_argument, NULL, ARG_BASE_RTMR },
+	{ "expect-policy", required_argument, NULL, ARG_EXPECT_POLICY },
+	{ "expect-mode", required_argument, NULL, ARG_EXPECT_MODE },
+	{ "expect-locked", no_argument, NULL, ARG_EXPECT_LOCKED },
+	{},
+};
+
+static int parse(int opt, const char *arg)
+{
+	switch (opt) {
+	case ARG_EVENT_LOG:
+		arg_event_log = arg;
+		break;
+	case ARG_PCRS:
+		arg_pcrs = arg;
+		break;
+	case ARG_BASE_PCRS:
+		arg_base_pcrs = arg;
+		break;
+	case ARG_RTMR:
+		arg_rtmr = arg;
+		break;
+	case ARG_BASE_RTMR:
+		arg_base_rtmr = arg;
+		break;
+	case ARG_EXPECT_POLICY:
+		arg_expect_policy = arg;
+		break;
+	case ARG_EXPECT_MODE:
+		if (!streq(arg, "kernel") && !streq(arg, "fallback") && !streq(arg, "audit"))
+			return ctl_usage_error("unknown mode '%s': use kernel, fallback or audit",
+					       arg);
+		arg_expect_mode = arg;
+		break;
+	default:
+		arg_expect_locked = true;
+		break;
+	}
+	return EXIT_FINE;
+}
+
+static const char help[] =
+	"      --event-log FILE   the guest's event log (default:\n"
+	"                         " DF_EVENT_LOG_PATH ")\n"
+	"      --pcrs FILE        PCR values, as tpm2_pcrread or tpm2_checkquote print\n"
+	"                         them ('-': standard input)\n"
+	"      --base-pcrs FILE   what the PCRs held before user space (the firmware\n"
+	"                         log's replay, as tpm2_eventlog prints it)\n"
+	"      --rtmr FILE        the TDX RTMR 2 value (48 bytes, or hex)\n"
+	"      --base-rtmr FILE   what RTMR 2 held before user space\n"
+	"      --expect-policy FILE\n"
+	"                         the policy the guest must run\n"
+	"      --expect-mode MODE kernel, fallback or audit\n"
+	"      --expect-locked    the kernel policy must be locked\n";
+
+const struct ctl_verb ctl_verb_verify = {
+	.name = "verify",
+	.summary = "check a guest's event log against its PCRs and an expected policy",
+	.common = CTL_SYSROOT,
+	.options = options,
+	.parse = parse,
+	.help = help,
+	.run = run,
+};

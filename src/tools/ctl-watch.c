@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,6 +17,8 @@
 #include "log.h"
 #include "macro.h"
 #include "strbuf.h"
+
+static long arg_events;
 
 static void print_event(const struct df_policy *p, struct udev_device *dev)
 {
@@ -48,7 +51,7 @@ static void print_event(const struct df_policy *p, struct udev_device *dev)
 	strbuf_release(&c);
 }
 
-int verb_watch(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct df_policy *p = NULL;
 	struct udev *udev = NULL;
@@ -99,3 +102,35 @@ out:
 	df_policy_free(p);
 	return ret;
 }
+
+enum {
+	ARG_EVENTS = CTL_ARG_VERB,
+};
+
+static const struct option options[] = {
+	{ "events", required_argument, NULL, ARG_EVENTS },
+	{},
+};
+
+static int parse(int opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	arg_events = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || arg_events < 1)
+		return ctl_usage_error("--events needs a positive number");
+	return EXIT_FINE;
+}
+
+static const char help[] = "      --events N         stop after N events\n";
+
+const struct ctl_verb ctl_verb_watch = {
+	.name = "watch",
+	.summary = "follow driver and bind events with their decisions",
+	.common = CTL_POLICY,
+	.options = options,
+	.parse = parse,
+	.help = help,
+	.run = run,
+};

@@ -35,7 +35,7 @@ int status_view_columns(struct status_view *v, const char *spec)
 	char *save = NULL;
 
 	if (!copy)
-		return log_oom();
+		return log_oom(), EXIT_ERROR;
 	v->ncols = 0;
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		size_t c = 0;
@@ -43,18 +43,17 @@ int status_view_columns(struct status_view *v, const char *spec)
 		while (c < ARRAY_SIZE(columns) && strcasecmp(name, columns[c]) != 0)
 			c++;
 		if (c == ARRAY_SIZE(columns))
-			return -ctl_usage_error(
-				"unknown column '%s' for --output: use BUS, DRIVER, "
-				"MODULE, DECISION, BIT, RULE or DEVICES",
-				name);
+			return ctl_usage_error("unknown column '%s' for --output: use BUS, DRIVER, "
+					       "MODULE, DECISION, BIT, RULE or DEVICES",
+					       name);
 		if (v->ncols == ARRAY_SIZE(v->cols))
-			return -ctl_usage_error("--output: at most %zu columns",
-						ARRAY_SIZE(v->cols));
+			return ctl_usage_error("--output: at most %zu columns",
+					       ARRAY_SIZE(v->cols));
 		v->cols[v->ncols++] = (enum status_col)c;
 	}
 	if (!v->ncols)
-		return -ctl_usage_error("--output needs at least one column");
-	return 0;
+		return ctl_usage_error("--output needs at least one column");
+	return EXIT_FINE;
 }
 
 void status_view_default_columns(struct status_view *v, bool kernel)

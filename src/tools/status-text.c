@@ -16,14 +16,6 @@
 #include "status.h"
 #include "strbuf.h"
 
-/* Names from sysfs and labels from the hwdb, printed escaped. */
-static const char *esc(struct strbuf *sb, const char *s)
-{
-	strbuf_clear(sb);
-	(void)strbuf_append_escaped(sb, s ? s : "");
-	return strbuf_str(sb);
-}
-
 /*
  * @text after @first, its words wrapped at the view's width onto lines that
  * begin with @cont. A word longer than a line (a path) is never cut.
@@ -87,7 +79,7 @@ static void print_blacklist(const struct status *s, const struct status_view *v)
 		return;
 	field(v, "Blacklist:", "computed %s from %lld modules of %s%s",
 	      s->state.in_initramfs ? "in the initramfs" : "in the real root",
-	      s->state.blacklist_modules, esc(&sb, s->state.blacklist_dir),
+	      s->state.blacklist_modules, ctl_esc(&sb, s->state.blacklist_dir),
 	      s->state.in_initramfs ? ": modules outside it are not covered until the real "
 				      "root applies the policy again"
 				    : "");
@@ -187,17 +179,18 @@ static void print_violations(const struct status *s, struct strbuf *a, struct st
 		const struct status_driver *d = &s->drivers[i];
 
 		for (size_t k = 0; !d->verdict.allowed && k < d->drv->ndevices; k++)
-			printf("  %s %s bound to %s\n", esc(a, d->bus->name),
-			       esc(b, d->drv->devices[k]), esc(c, d->drv->name));
+			printf("  %s %s bound to %s\n", ctl_esc(a, d->bus->name),
+			       ctl_esc(b, d->drv->devices[k]), ctl_esc(c, d->drv->name));
 		if (!d->verdict.allowed && d->drv->nunknown)
 			printf("  %s: %zu links of %s unreadable or with unsafe names, maybe bound "
 			       "devices\n",
-			       esc(a, d->bus->name), d->drv->nunknown, esc(c, d->drv->name));
+			       ctl_esc(a, d->bus->name), d->drv->nunknown,
+			       ctl_esc(c, d->drv->name));
 		for (size_t k = 0; k < d->nchecks; k++)
 			if (d->checks[k].bound && !d->checks[k].verdict.allowed)
 				printf("  %s %s bound to %s, which its device rules refuse it\n",
-				       esc(a, d->bus->name), esc(b, d->checks[k].device),
-				       esc(c, d->drv->name));
+				       ctl_esc(a, d->bus->name), ctl_esc(b, d->checks[k].device),
+				       ctl_esc(c, d->drv->name));
 	}
 }
 
@@ -234,10 +227,10 @@ static void print_device_rules(const struct status *s, const struct status_view 
 				printf("\nDevices under device rules:\n");
 			any = true;
 			strbuf_clear(&line);
-			(void)strbuf_appendf(&line, "%s %s%s (%s) %s: ", esc(a, d->bus->name),
-					     esc(b, ck->device), ck->bound ? "" : " unbound",
+			(void)strbuf_appendf(&line, "%s %s%s (%s) %s: ", ctl_esc(a, d->bus->name),
+					     ctl_esc(b, ck->device), ck->bound ? "" : " unbound",
 					     ck->id.n ? ck->id.ids[0] : "IDs unreadable",
-					     esc(c, d->drv->name));
+					     ctl_esc(c, d->drv->name));
 			if (ck->verdict.allowed)
 				(void)strbuf_appendf(&line, "allowed by %s", ck->rule);
 			else
@@ -276,13 +269,14 @@ static void print_unbound(const struct status *s, const struct status_view *v, s
 			continue;
 		}
 		strbuf_clear(&line);
-		(void)strbuf_appendf(&line, "%s %s", esc(a, u->bus->name), esc(b, dev->name));
+		(void)strbuf_appendf(&line, "%s %s", ctl_esc(a, u->bus->name),
+				     ctl_esc(b, dev->name));
 		if (dev->label)
-			(void)strbuf_appendf(&line, " %s", esc(c, dev->label));
+			(void)strbuf_appendf(&line, " %s", ctl_esc(c, dev->label));
 		for (size_t k = 0; k < dev->ncandidates; k++)
 			(void)strbuf_appendf(&line, "%s%s (%s)",
 					     k ? ", " : " - would be driven by ",
-					     esc(c, dev->candidates[k]),
+					     ctl_esc(c, dev->candidates[k]),
 					     u->candidate_allowed[k] ? "allowed" : "denied");
 		wrap(v, "  ", "    ", strbuf_str(&line));
 	}
@@ -297,7 +291,7 @@ static void print_unbound(const struct status *s, const struct status_view *v, s
 static void append_names(struct strbuf *line, char **v, size_t n, size_t max, struct strbuf *sb)
 {
 	for (size_t i = 0; i < n && i < max; i++)
-		(void)strbuf_appendf(line, "%s%s", i ? ", " : "", esc(sb, v[i]));
+		(void)strbuf_appendf(line, "%s%s", i ? ", " : "", ctl_esc(sb, v[i]));
 	if (n > max)
 		(void)strbuf_appendf(line, " and %zu more", n - max);
 }
@@ -324,9 +318,9 @@ static void print_cmdline(const struct status *s, const struct status_view *v, s
 				o ? df_bootopts_initcall_module(o, s->running.initcalls[i]) : NULL;
 
 			(void)strbuf_appendf(&line, "%s %s", i ? "," : "",
-					     esc(a, s->running.initcalls[i]));
+					     ctl_esc(a, s->running.initcalls[i]));
 			if (m)
-				(void)strbuf_appendf(&line, " (%s)", esc(a, m));
+				(void)strbuf_appendf(&line, " (%s)", ctl_esc(a, m));
 			else
 				(void)strbuf_append(&line, " (not an init call of this kernel)");
 		}
@@ -364,9 +358,9 @@ static void print_cmdline(const struct status *s, const struct status_view *v, s
 			if (!listed(w) || !streq(w->reason, u->reason))
 				continue;
 			(void)strbuf_appendf(&line, "%s%s%s", shown++ ? ", " : "",
-					     w->module ? "module " : "", esc(a, w->subject));
+					     w->module ? "module " : "", ctl_esc(a, w->subject));
 		}
-		(void)strbuf_appendf(&line, ": %s", esc(b, u->reason));
+		(void)strbuf_appendf(&line, ": %s", ctl_esc(b, u->reason));
 		wrap(v, "  ", "    ", strbuf_str(&line));
 	}
 	strbuf_release(&line);

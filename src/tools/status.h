@@ -98,7 +98,7 @@ struct status_view {
 	size_t ncols;
 };
 
-/* --output's list ("BUS,DRIVER"), any case. 0, or a usage error printed and -EXIT_USAGE. */
+/* --output's list ("BUS,DRIVER"), any case: EXIT_FINE, or the exit code of the error printed. */
 int status_view_columns(struct status_view *v, const char *spec);
 /* Every column; the kernel's bit only where there is one. */
 void status_view_default_columns(struct status_view *v, bool kernel);

@@ -11,7 +11,12 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 "$prog" --help >"$tmp/help" || { echo "FAIL: $prog --help failed" && exit 1; }
-grep -o -e '--[a-z][a-z-]*' "$tmp/help" | sort -u >"$tmp/help-opts"
+cp "$tmp/help" "$tmp/all-help"
+# Each verb has its own help: the options of all of them.
+for verb in "$@"; do
+	"$prog" "$verb" --help >>"$tmp/all-help" || { echo "FAIL: $prog $verb --help failed" && fail=1; }
+done
+grep -o -e '--[a-z][a-z-]*' "$tmp/all-help" | sort -u >"$tmp/help-opts"
 # The man page's OPTIONS section, from its source (rendering would hyphenate).
 sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$page" | grep -o -E '\\-\\-[a-z]([a-z]|\\-)*' |
 	sed 's/\\-/-/g' | sort -u >"$tmp/man-opts"
