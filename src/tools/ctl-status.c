@@ -14,6 +14,7 @@
 
 #include "ctl.h"
 #include "log.h"
+#include "macro.h"
 #include "status.h"
 
 /* The terminal's width; else $COLUMNS (as util-linux reads it); else 80. */
@@ -34,32 +35,29 @@ static size_t view_width(void)
 	return 80;
 }
 
-static bool arg_all;
-static const char *arg_output;
+/* Violations in red: on a terminal that has colours, unless NO_COLOR says no (no-color.org). */
+static bool view_colour(void)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && !(no && *no) && !(term && streq(term, "dumb"));
+}
+
+static int arg_all;
 static bool arg_noheadings;
 static bool arg_raw;
+static int arg_list_columns;
+static int arg_no_pager;
+/* --output's columns, checked as soon as they are given. */
+static struct status_view arg_view;
+static bool arg_output;
 
-static int run(int argc, char **argv)
+static int print_status(const struct status_view *view)
 {
-	struct status_view view = {
-		.width = view_width(),
-		.all = arg_all,
-		.noheadings = arg_noheadings,
-		.raw = arg_raw,
-	};
 	bool prometheus = ctl_format_is("prometheus");
 	struct status s;
 	int r, ret = EXIT_FINE;
 
-	if ((arg_json != JSON_OFF || prometheus) &&
-	    (arg_all || arg_output || arg_noheadings || arg_raw))
-		return ctl_usage_error("--all, --output, --noheadings and --raw are for the text "
-				       "view, not --json or --format=prometheus");
-	if (arg_output) {
-		r = status_view_columns(&view, arg_output);
-		if (r != EXIT_FINE)
-			return r;
-	}
 	r = status_load(&s);
 	if (r < 0) {
 		if (r == -ENOMEM)
@@ -67,14 +65,15 @@ static int run(int argc, char **argv)
 		status_release(&s);
 		return EXIT_ERROR;
 	}
-	if (prometheus)
+	if (prometheus) {
 		status_print_prometheus(&s);
-	else if (arg_json != JSON_OFF)
+	} else if (arg_json != JSON_OFF) {
 		status_print_json(&s);
-	else {
-		if (!arg_output)
-			status_view_default_columns(&view, s.mode == DF_MODE_KERNEL);
-		status_print_text(&s, &view);
+	} else {
+		struct status_view v = *view;
+
+		status_view_finish(&v, s.mode == DF_MODE_KERNEL);
+		status_print_text(&s, &v);
 	}
 	/* The metrics carry the violations; a textfile job needs "written" = 0. */
 	if ((s.drift || s.violations || s.mismatches) && !prometheus)
@@ -83,17 +82,35 @@ static int run(int argc, char **argv)
 	return ret;
 }
 
-enum {
-	ARG_ALL = CTL_ARG_VERB,
-	ARG_NOHEADINGS,
-	ARG_RAW,
-};
+static int run(int argc, char **argv)
+{
+	struct status_view view = arg_view;
+
+	if (arg_list_columns) {
+		status_list_columns();
+		return EXIT_FINE;
+	}
+	if ((arg_json != JSON_OFF || ctl_format_is("prometheus")) &&
+	    (arg_all || arg_output || arg_noheadings || arg_raw))
+		return ctl_usage_error("--all, --output, --noheadings and --raw are for the text "
+				       "view, not --json or --format=prometheus");
+	view.width = view_width();
+	view.all = arg_all;
+	view.noheadings = arg_noheadings;
+	view.raw = arg_raw;
+	/* As lsblk's: the table alone, without the summary around it. */
+	view.alone = arg_output || arg_noheadings || arg_raw;
+	view.colour = !arg_raw && view_colour();
+	return print_status(&view);
+}
 
 static const struct option options[] = {
-	{ "all", no_argument, NULL, ARG_ALL },
+	{ "all", no_argument, &arg_all, 1 },
 	{ "output", required_argument, NULL, 'o' },
-	{ "noheadings", no_argument, NULL, ARG_NOHEADINGS },
-	{ "raw", no_argument, NULL, ARG_RAW },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "list-columns", no_argument, &arg_list_columns, 1 },
+	{ "no-pager", no_argument, &arg_no_pager, 1 },
 	{},
 };
 
@@ -101,19 +118,13 @@ static const char *const formats[] = { "prometheus", NULL };
 
 static int parse(int opt, const char *arg)
 {
-	switch (opt) {
-	case ARG_ALL:
-		arg_all = true;
-		break;
-	case 'o':
-		arg_output = arg;
-		break;
-	case ARG_NOHEADINGS:
+	if (opt == 'n')
 		arg_noheadings = true;
-		break;
-	default:
+	else if (opt == 'r')
 		arg_raw = true;
-		break;
+	else {
+		arg_output = true;
+		return status_view_columns(&arg_view, arg);
 	}
 	return EXIT_FINE;
 }
@@ -121,10 +132,13 @@ static int parse(int opt, const char *arg)
 static const char help[] =
 	"      --all              every driver in the table, not only those that matter\n"
 	"                         (violations, allowed, with devices)\n"
-	"  -o, --output COLUMNS   the table's columns, e.g. BUS,DRIVER,DEVICES\n"
-	"                         (BUS DRIVER MODULE DECISION BIT RULE DEVICES)\n"
-	"      --noheadings       the table without its header line\n"
-	"      --raw              the table's cells unaligned, blanks escaped\n";
+	"  -o, --output COLUMNS   the table's columns, e.g. BUS,DRIVER,DEVICES; +COLUMNS\n"
+	"                         adds them to the default ones\n"
+	"  -n, --noheadings       the table without its header line\n"
+	"  -r, --raw              the table's cells unaligned, blanks escaped\n"
+	"                         (-o, -n and -r print the table alone, as lsblk does)\n"
+	"      --list-columns     list the table's columns and what they show\n"
+	"      --no-pager         taken, as systemd's tools take it: status never pages\n";
 
 const struct ctl_verb ctl_verb_status = {
 	.name = "status",
@@ -132,7 +146,7 @@ const struct ctl_verb ctl_verb_status = {
 	.common = CTL_POLICY | CTL_SYSROOT | CTL_JSON,
 	.formats = formats,
 	.options = options,
-	.shortopts = "o:",
+	.shortopts = "o:nr",
 	.parse = parse,
 	.help = help,
 	.run = run,

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * status's table of drivers, laid out by util-linux's libsmartcols (as lsblk
- * and findmnt are): aligned columns that fit the width, a cell too long for
- * its column wrapped, never cut, a driver's devices one per line; --output,
- * --noheadings and --raw as lsblk has them. By default only the drivers that
- * matter are rows: violations first, then kernel bits that disagree, then the
- * allowed drivers and the rest of those with devices; a line sums up the
- * others (denied, no device), which --all lists too, in bus and driver order.
+ * status's table of drivers, lsblk's way: one column table (util-linux's
+ * colinfo) feeds --output, --list-columns, the help and the completion;
+ * libsmartcols aligns the cells, --noheadings and --raw are its own. Every
+ * line fits the view's width: when the table is wider, cells fold onto more
+ * lines, first where they break best (a built-in module's "(built-in)", a
+ * rule's section), then at blanks, then anywhere; the DRIVER column last of
+ * all, so that 'status | grep DRIVER' finds the driver's row. By default
+ * only the drivers that matter are rows: violations first, then kernel bits
+ * that disagree, then the allowed drivers and the rest of those with
+ * devices; a line sums up the others (denied, no device), which --all lists
+ * too, in bus and driver order.
  */
 #include <errno.h>
 #include <libsmartcols.h>
@@ -20,49 +24,91 @@
 #include "macro.h"
 #include "status.h"
 #include "strbuf.h"
+#include "suggest.h"
 
-/* The module, the rule and the devices (one per line) may take several lines. */
-static const char *const columns[] = {
-	[STATUS_COL_BUS] = "BUS",	  [STATUS_COL_DRIVER] = "DRIVER",
-	[STATUS_COL_MODULE] = "MODULE",	  [STATUS_COL_DECISION] = "DECISION",
-	[STATUS_COL_BIT] = "BIT",	  [STATUS_COL_RULE] = "RULE",
-	[STATUS_COL_DEVICES] = "DEVICES",
+enum {
+	COL_KERNEL = 1u << 0, /* a default column in kernel mode only */
+	COL_LAST = 1u << 1, /* folded only when nothing else can be */
 };
+
+/*
+ * A column: its header; the width hint, as narrow as it is folded before the
+ * next column is (then any column down to its header); when it folds (0:
+ * never, else in this order); what it shows.
+ */
+static const struct colinfo {
+	const char *name;
+	size_t whint;
+	unsigned fold;
+	unsigned flags;
+	const char *help;
+} infos[] = {
+	[STATUS_COL_BUS] = { "BUS", 8, 4, 0, "the bus the driver is registered on" },
+	[STATUS_COL_DRIVER] = { "DRIVER", 12, 5, COL_LAST,
+				"the driver's name (folded last: grep finds its row)" },
+	[STATUS_COL_MODULE] = { "MODULE", 10, 2, 0,
+				"its module, \"(built-in)\" after it or alone, or \"-\"" },
+	[STATUS_COL_DECISION] = { "DECISION", 8, 0, 0, "allowed or denied, by the policy" },
+	[STATUS_COL_BIT] = { "BIT", 3, 0, COL_KERNEL,
+			     "the kernel's allowed bit, or \"-\" (by default in kernel mode)" },
+	[STATUS_COL_RULE] = { "RULE", 10, 1, 0, "the rule that decided" },
+	[STATUS_COL_DEVICES] = { "DEVICES", 12, 3, 0, "the devices it drives, one per line" },
+};
+
+/* A cell's preferred break: between a module and "(built-in)", a rule's section and the rule. */
+#define SOFT_BREAK '\t'
+
+void status_list_columns(void)
+{
+	for (size_t c = 0; c < ARRAY_SIZE(infos); c++)
+		printf("%8s  %s\n", infos[c].name, infos[c].help);
+}
 
 int status_view_columns(struct status_view *v, const char *spec)
 {
-	_cleanup_free_ char *copy = strdup(spec);
+	_cleanup_free_ char *copy = strdup(spec + (spec[0] == '+'));
+	const char *names[ARRAY_SIZE(infos)];
 	char *save = NULL;
 
 	if (!copy)
 		return log_oom(), EXIT_ERROR;
-	v->ncols = 0;
+	v->plus = spec[0] == '+';
+	v->nextra = 0;
+	for (size_t c = 0; c < ARRAY_SIZE(infos); c++)
+		names[c] = infos[c].name;
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		size_t c = 0;
+		const char *s;
 
-		while (c < ARRAY_SIZE(columns) && strcasecmp(name, columns[c]) != 0)
+		while (c < ARRAY_SIZE(infos) && strcasecmp(name, infos[c].name) != 0)
 			c++;
-		if (c == ARRAY_SIZE(columns))
-			return ctl_usage_error("unknown column '%s' for --output: use BUS, DRIVER, "
-					       "MODULE, DECISION, BIT, RULE or DEVICES",
+		s = c == ARRAY_SIZE(infos) ? suggest(name, names, ARRAY_SIZE(names)) : NULL;
+		if (s)
+			return ctl_usage_error("unknown column '%s'; did you mean '%s'? "
+					       "(--list-columns lists them)",
+					       name, s);
+		if (c == ARRAY_SIZE(infos))
+			return ctl_usage_error("unknown column '%s' (--list-columns lists them)",
 					       name);
-		if (v->ncols == ARRAY_SIZE(v->cols))
+		if (v->nextra == ARRAY_SIZE(v->extra))
 			return ctl_usage_error("--output: at most %zu columns",
-					       ARRAY_SIZE(v->cols));
-		v->cols[v->ncols++] = (enum status_col)c;
+					       ARRAY_SIZE(v->extra));
+		v->extra[v->nextra++] = (enum status_col)c;
 	}
-	if (!v->ncols)
+	if (!v->nextra)
 		return ctl_usage_error("--output needs at least one column");
 	return EXIT_FINE;
 }
 
-void status_view_default_columns(struct status_view *v, bool kernel)
+void status_view_finish(struct status_view *v, bool kernel)
 {
 	v->ncols = 0;
-	for (size_t c = 0; c < ARRAY_SIZE(columns); c++)
+	for (size_t c = 0; (v->plus || !v->nextra) && c < ARRAY_SIZE(infos); c++)
 		/* The bit exists on the patched kernel only: elsewhere the column says "-". */
-		if (c != STATUS_COL_BIT || kernel)
+		if (!(infos[c].flags & COL_KERNEL) || kernel)
 			v->cols[v->ncols++] = (enum status_col)c;
+	for (size_t i = 0; i < v->nextra && v->ncols < ARRAY_SIZE(v->cols); i++)
+		v->cols[v->ncols++] = v->extra[i];
 }
 
 static bool bit_disagrees(const struct status_driver *d)
@@ -90,20 +136,31 @@ static int rank(const struct status_driver *d)
 	return 3;
 }
 
-/*
- * How much a row's cells are folded to fit the width: not at all, a built-in
- * module's "(built-in)" on a line of its own, and the rule's section too.
- */
-enum fold {
-	FOLD_NONE,
-	FOLD_MODULE,
-	FOLD_RULE,
-};
+/* The devices, one per line; raw: joined by commas, the only ones (as in the kernel log). */
+static void devices_cell(struct strbuf *sb, const struct df_driver *drv, bool raw)
+{
+	for (size_t k = 0; k < drv->ndevices; k++) {
+		if (k)
+			(void)strbuf_appendc(sb, raw ? ',' : '\n');
+		for (const char *n = drv->devices[k]; raw && *n; n++)
+			(void)(*n == ',' ? strbuf_append(sb, "\\x2c")
+					 : strbuf_append_escaped_max(sb, (char[]){ *n, 0 }, 1));
+		if (!raw)
+			(void)strbuf_append_escaped(sb, drv->devices[k]);
+	}
+	if (drv->nunknown)
+		(void)strbuf_appendf(sb, "%s? (%zu unreadable)",
+				     drv->ndevices ? (raw ? "," : "\n") : "", drv->nunknown);
+	else if (!drv->ndevices)
+		(void)strbuf_append(sb, "-");
+}
 
-static void cell(struct strbuf *sb, const struct status_driver *d, enum status_col c, bool raw,
-		 enum fold fold)
+/* A cell as it reads unfolded, its preferred break a SOFT_BREAK (raw: a blank). */
+static void cell(struct strbuf *sb, const struct status_driver *d, enum status_col c, bool raw)
 {
 	const struct df_driver *drv = d->drv;
+	char soft = raw ? ' ' : SOFT_BREAK;
+	const char *end;
 
 	strbuf_clear(sb);
 	switch (c) {
@@ -116,12 +173,9 @@ static void cell(struct strbuf *sb, const struct status_driver *d, enum status_c
 	case STATUS_COL_MODULE:
 		if (drv->module)
 			(void)strbuf_append_escaped(sb, drv->module);
-		if (drv->builtin)
-			(void)strbuf_append(sb, !drv->module	      ? "(built-in)"
-						: fold >= FOLD_MODULE ? "\n(built-in)"
-								      : " (built-in)");
-		else if (!drv->module)
-			(void)strbuf_append(sb, "-");
+		if (drv->module && drv->builtin)
+			(void)strbuf_appendc(sb, soft);
+		(void)strbuf_append(sb, drv->builtin ? "(built-in)" : drv->module ? "" : "-");
 		break;
 	case STATUS_COL_DECISION:
 		(void)strbuf_append(sb, d->verdict.allowed ? "allowed" : "denied");
@@ -129,62 +183,223 @@ static void cell(struct strbuf *sb, const struct status_driver *d, enum status_c
 	case STATUS_COL_BIT:
 		(void)strbuf_append(sb, drv->allowed < 0 ? "-" : drv->allowed ? "1" : "0");
 		break;
-	case STATUS_COL_RULE: {
-		/* "[allow] pci = virtio-pci": the section over the rule. */
-		const char *end =
-			fold >= FOLD_RULE && d->rule[0] == '[' ? strstr(d->rule, "] ") : NULL;
-
+	case STATUS_COL_RULE:
+		/* "[allow] pci = virtio-pci": the section may go over the rule. */
+		end = d->rule[0] == '[' ? strstr(d->rule, "] ") : NULL;
 		if (end) {
 			(void)strbuf_appendn(sb, d->rule, (size_t)(end - d->rule) + 1);
-			(void)strbuf_appendf(sb, "\n%s", end + 2);
-		} else {
-			(void)strbuf_append(sb, d->rule);
+			(void)strbuf_appendc(sb, soft);
+			end += 2;
 		}
+		(void)strbuf_append(sb, end ? end : d->rule);
 		break;
-	}
 	case STATUS_COL_DEVICES:
-		for (size_t k = 0; k < drv->ndevices; k++) {
-			if (k)
-				(void)strbuf_appendc(sb, raw ? ',' : '\n');
-			/* Raw: the list's commas are the only ones (as in the kernel log). */
-			for (const char *n = drv->devices[k]; raw && *n; n++)
-				(void)(*n == ',' ? strbuf_append(sb, "\\x2c")
-						 : strbuf_append_escaped_max(sb, (char[]){ *n, 0 },
-									     1));
-			if (!raw)
-				(void)strbuf_append_escaped(sb, drv->devices[k]);
-		}
-		if (drv->nunknown)
-			(void)strbuf_appendf(sb, "%s? (%zu unreadable)",
-					     drv->ndevices ? (raw ? "," : "\n") : "",
-					     drv->nunknown);
-		else if (!drv->ndevices)
-			(void)strbuf_append(sb, "-");
+		devices_cell(sb, drv, raw);
 		break;
 	case STATUS_NCOLS:
 		break;
 	}
 }
 
+/* The rows of the view, in its order: *@n of them. NULL when out of memory. */
+static const struct status_driver **view_rows(const struct status *s, const struct status_view *v,
+					      size_t *n)
+{
+	const struct status_driver **rows = calloc(s->ndrivers + 1, sizeof(*rows));
+
+	*n = 0;
+	for (int want = v->all ? -1 : 0; rows && want <= (v->all ? -1 : 2); want++)
+		for (size_t i = 0; i < s->ndrivers; i++)
+			if (v->all || rank(&s->drivers[i]) == want)
+				rows[(*n)++] = &s->drivers[i];
+	return rows;
+}
+
+/* Words (at blanks) of @s, @n bytes, onto lines of @width: a word too long is cut. */
+static void fold_words(struct strbuf *out, const char *s, size_t n, size_t width)
+{
+	size_t col = 0;
+
+	while (n) {
+		size_t w = strcspn(s, " ");
+
+		w = w < n ? w : n;
+		if (w && col && col + 1 + w <= width) {
+			(void)strbuf_appendc(out, ' ');
+			col++;
+		} else if (w && col) {
+			(void)strbuf_appendc(out, '\n');
+			col = 0;
+		}
+		for (; w > width; s += width, n -= width, w -= width)
+			(void)strbuf_appendf(out, "%.*s\n", (int)width, s);
+		(void)strbuf_appendn(out, s, w);
+		col += w;
+		s += w + (w < n);
+		n -= w + (w < n);
+	}
+}
+
+/* One line of a cell onto lines of @width: whole, else at its preferred break, else at blanks. */
+static void fold_line(struct strbuf *out, const char *s, size_t n, size_t width)
+{
+	const char *soft = memchr(s, SOFT_BREAK, n);
+
+	if (n <= width) {
+		for (size_t i = 0; i < n; i++)
+			(void)strbuf_appendc(out, s[i] == SOFT_BREAK ? ' ' : s[i]);
+	} else if (soft) {
+		fold_line(out, s, (size_t)(soft - s), width);
+		(void)strbuf_appendc(out, '\n');
+		fold_line(out, soft + 1, n - (size_t)(soft - s) - 1, width);
+	} else {
+		fold_words(out, s, n, width);
+	}
+}
+
+/* @cell folded for a column @width wide (0: not folded) into @out; its number of lines. */
+static size_t fold(struct strbuf *out, const char *cell, size_t width)
+{
+	size_t lines = 1;
+
+	strbuf_clear(out);
+	for (const char *s = cell;;) {
+		size_t n = strcspn(s, "\n");
+
+		fold_line(out, s, n, width ? width : SIZE_MAX);
+		if (!s[n])
+			break;
+		(void)strbuf_appendc(out, '\n');
+		s += n + 1;
+	}
+	for (const char *s = strbuf_str(out); *s; s++)
+		lines += *s == '\n';
+	return lines;
+}
+
+/* The longest run of @s between any two of @seps. */
+static size_t longest_run(const char *s, const char *seps)
+{
+	size_t max = 0;
+
+	while (*s) {
+		size_t n = strcspn(s, seps);
+
+		max = n > max ? n : max;
+		s += n + (s[n] != '\0');
+	}
+	return max;
+}
+
+/* How wide column @c is at its widest cell, its lines broken at any of @seps. */
+static size_t column_width(const struct status_driver **rows, size_t n, enum status_col c,
+			   const char *seps, struct strbuf *sb)
+{
+	size_t max = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		cell(sb, rows[i], c, false);
+		max = longest_run(strbuf_str(sb), seps) > max ? longest_run(strbuf_str(sb), seps)
+							      : max;
+	}
+	return max;
+}
+
+/* How the columns are narrowed, one step after the other while the table is too wide. */
+enum narrowing {
+	NARROW_SOFT, /* cells folded at their preferred breaks */
+	NARROW_WORDS, /* at blanks */
+	NARROW_HINT, /* anywhere, down to the width hint; the DRIVER column last */
+	NARROW_HEADER, /* anywhere, down to the header (one letter without headings) */
+};
+
+/* The narrowest column @c may be made at step @how. */
+static size_t narrowest(const struct status_view *v, enum status_col c, enum narrowing how,
+			const struct status_driver **rows, size_t n, struct strbuf *sb)
+{
+	const struct colinfo *ci = &infos[c];
+	size_t head = v->noheadings ? 1 : strlen(ci->name), want;
+
+	if (how == NARROW_SOFT || how == NARROW_WORDS)
+		want = column_width(rows, n, c, how == NARROW_SOFT ? "\n\t" : "\n\t ", sb);
+	else
+		want = how == NARROW_HINT ? ci->whint : head;
+	return want > head ? want : head;
+}
+
+/*
+ * Narrow the columns that fold, in their order (the COL_LAST ones only when
+ * @last), no narrower than step @how allows, while the table is wider than
+ * the view: *@total is its width.
+ */
+static void narrow(const struct status_view *v, const struct status_driver **rows, size_t n,
+		   size_t *width, size_t *total, enum narrowing how, bool last)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (unsigned fold = 1; fold <= ARRAY_SIZE(infos); fold++)
+		for (size_t k = 0; k<v->ncols && * total> v->width; k++) {
+			const struct colinfo *ci = &infos[v->cols[k]];
+			size_t excess = *total - v->width, want;
+
+			if (ci->fold != fold || (!last && (ci->flags & COL_LAST)))
+				continue;
+			want = narrowest(v, v->cols[k], how, rows, n, &sb);
+			if (width[k] > excess && width[k] - excess > want)
+				want = width[k] - excess;
+			if (want < width[k]) {
+				*total -= width[k] - want;
+				width[k] = want;
+			}
+		}
+	strbuf_release(&sb);
+}
+
+/*
+ * The columns' widths for the view: as wide as their cells, else folded
+ * where the cells break best (the preferred breaks), then at blanks, then
+ * anywhere: each column down to its width hint, the DRIVER column last,
+ * then down to the headers.
+ */
+static void layout(const struct status_view *v, const struct status_driver **rows, size_t n,
+		   size_t *width)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t total = v->ncols ? v->ncols - 1 : 0;
+
+	for (size_t k = 0; k < v->ncols; k++) {
+		size_t head = v->noheadings ? 0 : strlen(infos[v->cols[k]].name);
+
+		width[k] = column_width(rows, n, v->cols[k], "\n", &sb);
+		width[k] = width[k] > head ? width[k] : head;
+		total += width[k];
+	}
+	strbuf_release(&sb);
+	if (v->raw)
+		return;
+	narrow(v, rows, n, width, &total, NARROW_SOFT, false);
+	narrow(v, rows, n, width, &total, NARROW_WORDS, false);
+	narrow(v, rows, n, width, &total, NARROW_HINT, false);
+	narrow(v, rows, n, width, &total, NARROW_HINT, true);
+	narrow(v, rows, n, width, &total, NARROW_HEADER, true);
+}
+
 static int add_columns(struct libscols_table *tb, const struct status_view *v)
 {
 	for (size_t i = 0; i < v->ncols; i++) {
-		enum status_col c = v->cols[i];
-		bool lines = !v->raw && c != STATUS_COL_BUS && c != STATUS_COL_DRIVER &&
-			     c != STATUS_COL_DECISION && c != STATUS_COL_BIT;
 		struct libscols_column *cl =
-			scols_table_new_column(tb, columns[c], 0, lines ? SCOLS_FL_WRAP : 0);
+			scols_table_new_column(tb, infos[v->cols[i]].name, 0, SCOLS_FL_WRAP);
 		int r;
 
 		if (!cl)
 			return -ENOMEM;
 		/*
 		 * The cells hold names escaped already (\xNN): libsmartcols is not to
-		 * escape their backslashes again; nor, in a cell of lines, the
-		 * newlines, which are the cell's own.
+		 * escape their backslashes again; nor the newlines, which are the
+		 * cell's own lines.
 		 */
-		r = scols_column_set_safechars(cl, lines ? "\n\\" : "\\");
-		if (r >= 0 && lines)
+		r = scols_column_set_safechars(cl, v->raw ? "\\" : "\n\\");
+		if (r >= 0 && !v->raw)
 			r = scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
 						      scols_wrapnl_nextchunk, NULL);
 		if (r < 0)
@@ -193,101 +408,96 @@ static int add_columns(struct libscols_table *tb, const struct status_view *v)
 	return 0;
 }
 
-/* In the view: every driver with --all (@want < 0), else those of rank @want. */
-static bool shown(const struct status_view *v, const struct status_driver *d, int want)
+/* One row, its cells folded for @width: how many lines it takes (*@lines). */
+static int add_row(struct libscols_table *tb, const struct status_view *v,
+		   const struct status_driver *d, const size_t *width, size_t *lines)
 {
-	return v->all ? want < 0 : rank(d) == want;
-}
+	struct libscols_line *ln = scols_table_new_line(tb, NULL);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int r = ln ? 0 : -ENOMEM;
 
-/* The widest line of @s. */
-static size_t widest(const char *s)
-{
-	size_t max = 0;
+	*lines = 1;
+	for (size_t i = 0; r >= 0 && i < v->ncols; i++) {
+		size_t k;
 
-	while (*s) {
-		size_t n = strcspn(s, "\n");
-
-		if (n > max)
-			max = n;
-		s += n + (s[n] == '\n');
+		cell(&a, d, v->cols[i], v->raw);
+		k = v->raw ? 1 : fold(&b, strbuf_str(&a), width[i]);
+		*lines = k > *lines ? k : *lines;
+		r = scols_line_set_data(ln, i, strbuf_str(v->raw ? &a : &b));
 	}
-	return max;
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return r;
 }
 
 /*
- * Whether the table, its cells folded so, is wider than the view. The cells
- * are folded at their blanks, least first; libsmartcols aligns the columns,
- * the lines are decided here, so that no cell is ever cut.
+ * The table as libsmartcols wrote it, each line without its trailing
+ * blanks; the @lines[i] lines of row @i in red where @rows[i] is a violation.
  */
-static bool too_wide(const struct status *s, const struct status_view *v, struct strbuf *sb,
-		     enum fold fold)
+static void print_lines(const char *text, const struct status_view *v,
+			const struct status_driver **rows, const size_t *lines)
 {
-	size_t width[ARRAY_SIZE(v->cols)] = { 0 }, total = 0;
+	size_t row = 0, left = v->noheadings ? lines[0] : 1;
+	bool header = !v->noheadings;
 
-	for (size_t k = 0; k < v->ncols; k++)
-		width[k] = v->noheadings ? 0 : strlen(columns[v->cols[k]]);
-	for (int want = v->all ? -1 : 0; want <= (v->all ? -1 : 2); want++)
-		for (size_t i = 0; i < s->ndrivers; i++) {
-			if (!shown(v, &s->drivers[i], want))
-				continue;
-			for (size_t k = 0; k < v->ncols; k++) {
-				cell(sb, &s->drivers[i], v->cols[k], false, fold);
-				if (widest(strbuf_str(sb)) > width[k])
-					width[k] = widest(strbuf_str(sb));
-			}
+	for (const char *s = text; *s;) {
+		size_t n = strcspn(s, "\n"), len = n;
+		bool red = v->colour && !header && rows[row] && rank(rows[row]) == 0;
+
+		while (len && s[len - 1] == ' ')
+			len--;
+		printf("%s%.*s%s\n", red ? STATUS_RED : "", (int)len, s, red ? STATUS_RESET : "");
+		s += n + (s[n] == '\n');
+		if (--left == 0) {
+			row += !header;
+			header = false;
+			left = lines[row];
 		}
-	for (size_t k = 0; k < v->ncols; k++)
-		total += width[k] + (k > 0);
-	return total > v->width;
+	}
 }
 
-static int add_row(struct libscols_table *tb, const struct status_view *v,
-		   const struct status_driver *d, struct strbuf *sb, enum fold fold)
+/* The rows into @tb, their cells folded for the view; @lines[i]: how many lines row @i takes. */
+static int fill(struct libscols_table *tb, const struct status_view *v,
+		const struct status_driver **rows, size_t n, size_t *lines)
 {
-	struct libscols_line *ln = scols_table_new_line(tb, NULL);
+	size_t width[ARRAY_SIZE(v->cols)];
+	int r = add_columns(tb, v);
 
-	if (!ln)
-		return -ENOMEM;
-	for (size_t i = 0; i < v->ncols; i++) {
-		cell(sb, d, v->cols[i], v->raw, fold);
-		if (!strbuf_str(sb) || scols_line_set_data(ln, i, strbuf_str(sb)) < 0)
-			return -ENOMEM;
-	}
-	return 0;
+	layout(v, rows, n, width);
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = add_row(tb, v, rows[i], width, &lines[i]);
+	return r;
 }
 
 size_t status_print_table(const struct status *s, const struct status_view *v, size_t *builtin)
 {
 	struct libscols_table *tb = scols_new_table();
-	struct strbuf sb = STRBUF_INIT;
-	size_t hidden = 0;
-	enum fold fold = FOLD_NONE;
-	int r = tb ? add_columns(tb, v) : -ENOMEM;
+	size_t n = 0, hidden = 0;
+	_cleanup_free_ const struct status_driver **rows = view_rows(s, v, &n);
+	_cleanup_free_ size_t *lines = calloc(s->ndrivers + 1, sizeof(*lines));
+	_cleanup_free_ char *text = NULL;
+	int r = tb && rows && lines ? 0 : -ENOMEM;
 
-	while (!v->raw && fold < FOLD_RULE && too_wide(s, v, &sb, fold))
-		fold++;
 	if (r >= 0) {
 		scols_table_enable_noheadings(tb, v->noheadings);
 		scols_table_enable_raw(tb, v->raw);
-		/* Never narrowed by libsmartcols: a terminal or a pipe gets the same lines. */
+		/* Never narrowed by libsmartcols: the lines are decided here. */
 		scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
+		r = fill(tb, v, rows, n, lines);
 	}
-	for (int want = v->all ? -1 : 0; r >= 0 && want <= (v->all ? -1 : 2); want++)
-		for (size_t i = 0; i < s->ndrivers && r >= 0; i++)
-			if (shown(v, &s->drivers[i], want))
-				r = add_row(tb, v, &s->drivers[i], &sb, fold);
+	if (r >= 0 && n > 0)
+		r = scols_print_table_to_string(tb, &text);
+	if (r < 0)
+		log_error("cannot print the table of drivers: %s",
+			  strerror(r == -ENOMEM ? ENOMEM : -r));
+	else if (text)
+		print_lines(text, v, rows, lines);
 	*builtin = 0;
 	for (size_t i = 0; !v->all && i < s->ndrivers; i++)
 		if (rank(&s->drivers[i]) == 3) {
 			hidden++;
 			*builtin += s->drivers[i].drv->builtin;
 		}
-	if (r >= 0 && scols_table_get_nlines(tb) > 0)
-		r = scols_print_table(tb);
-	if (r < 0)
-		log_error("cannot print the table of drivers: %s",
-			  strerror(r == -ENOMEM ? ENOMEM : -r));
 	scols_unref_table(tb);
-	strbuf_release(&sb);
 	return hidden;
 }

@@ -18,14 +18,19 @@
 
 /*
  * @text after @first, its words wrapped at the view's width onto lines that
- * begin with @cont. A word longer than a line (a path) is never cut.
+ * begin with @cont; a word longer than a line (a path) goes on in pieces.
+ * @red: in red (a violation, on a terminal).
  */
-static void wrap(const struct status_view *v, const char *first, const char *cont, const char *text)
+static void wrap_red(const struct status_view *v, const char *first, const char *cont,
+		     const char *text, bool red)
 {
+	const char *on = red ? STATUS_RED : "", *off = red ? STATUS_RESET : "";
 	size_t col = strlen(first), indent = strlen(cont);
+	/* A terminal too narrow for the indent and a few letters: no word is cut. */
+	bool cut = v->width > indent + 8 && v->width > col + 8;
 	bool bol = true; /* nothing of @text on this line yet */
 
-	fputs(first, stdout);
+	printf("%s%s", first, on);
 	while (*text) {
 		size_t n = strcspn(text, " ");
 
@@ -33,41 +38,73 @@ static void wrap(const struct status_view *v, const char *first, const char *con
 			text++;
 			continue;
 		}
-		if (!bol && col + 1 + n > v->width) {
-			printf("\n%s", cont);
-			col = indent;
-			bol = true;
-		}
-		if (!bol) {
+		if (!bol && col + 1 + n <= v->width) {
 			putchar(' ');
 			col++;
+		} else if (!bol) {
+			printf("%s\n%s%s", off, cont, on);
+			col = indent;
+		}
+		for (; cut && col + n > v->width; col = indent) {
+			fwrite(text, 1, v->width - col, stdout);
+			text += v->width - col;
+			n -= v->width - col;
+			printf("%s\n%s%s", off, cont, on);
 		}
 		fwrite(text, 1, n, stdout);
 		col += n;
 		bol = false;
 		text += n;
 	}
+	printf("%s\n", off);
+}
+
+static void wrap(const struct status_view *v, const char *first, const char *cont, const char *text)
+{
+	wrap_red(v, first, cont, text, false);
+}
+
+/* A section's heading, after a blank line. */
+static void heading(const struct status_view *v, const char *text)
+{
 	putchar('\n');
+	wrap(v, "", "", text);
 }
 
 #define LABEL_WIDTH 12
 
 /* "Label:      text", wrapped under the text. */
-_printf_(3, 4) static void field(const struct status_view *v, const char *label, const char *fmt,
-				 ...)
+_printf_(4, 0) static void vfield(const struct status_view *v, const char *label, bool red,
+				  const char *fmt, va_list ap)
 {
 	_cleanup_free_ char *text = NULL;
 	char first[LABEL_WIDTH + 32];
-	va_list ap;
-	int n;
 
-	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (vasprintf(&text, fmt, ap) < 0)
 		return;
 	snprintf(first, sizeof(first), "%-*s", LABEL_WIDTH, label);
-	wrap(v, first, "            ", text);
+	wrap_red(v, first, "            ", text, red);
+}
+
+_printf_(3, 4) static void field(const struct status_view *v, const char *label, const char *fmt,
+				 ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfield(v, label, false, fmt, ap);
+	va_end(ap);
+}
+
+/* A field in red on a terminal: the violations. */
+_printf_(3, 4) static void field_red(const struct status_view *v, const char *label,
+				     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfield(v, label, v->colour, fmt, ap);
+	va_end(ap);
 }
 
 /* Which module set the blacklist was computed from: in the initramfs, only its own. */
@@ -129,10 +166,10 @@ static void print_summary(const struct status *s, const struct status_view *v)
 		      : inv->locked == 0 ? "not locked: root can change the kernel policy"
 					 : "unknown");
 	if (s->violations)
-		field(v, "Violations:", "%zu device%s bound to %s (listed below)", s->violations,
-		      s->violations == 1 ? "" : "s",
-		      s->audit ? "denied drivers: enforcing would detach them"
-			       : "denied drivers or refused by device rules");
+		field_red(v, "Violations:", "%zu device%s bound to %s (listed below)",
+			  s->violations, s->violations == 1 ? "" : "s",
+			  s->audit ? "denied drivers: enforcing would detach them"
+				   : "denied drivers or refused by device rules");
 	else
 		field(v, "Violations:", "none");
 	if (s->mismatches)
@@ -168,30 +205,46 @@ static void print_summary(const struct status *s, const struct status_view *v)
 		field(v, "Note:", "not run as root: what only root may read is missing above");
 }
 
-static void print_violations(const struct status *s, struct strbuf *a, struct strbuf *b,
-			     struct strbuf *c)
+static void print_violations(const struct status *s, const struct status_view *v, struct strbuf *a,
+			     struct strbuf *b, struct strbuf *c)
 {
+	struct strbuf line = STRBUF_INIT;
+
 	if (!s->violations)
 		return;
-	printf(s->audit ? "\nWould be detached (devices bound to denied drivers):\n"
-			: "\nViolations (devices bound to denied drivers):\n");
+	heading(v, s->audit ? "Would be detached (devices bound to denied drivers):"
+			    : "Violations (devices bound to denied drivers):");
 	for (size_t i = 0; i < s->ndrivers; i++) {
 		const struct status_driver *d = &s->drivers[i];
 
-		for (size_t k = 0; !d->verdict.allowed && k < d->drv->ndevices; k++)
-			printf("  %s %s bound to %s\n", ctl_esc(a, d->bus->name),
-			       ctl_esc(b, d->drv->devices[k]), ctl_esc(c, d->drv->name));
-		if (!d->verdict.allowed && d->drv->nunknown)
-			printf("  %s: %zu links of %s unreadable or with unsafe names, maybe bound "
-			       "devices\n",
-			       ctl_esc(a, d->bus->name), d->drv->nunknown,
-			       ctl_esc(c, d->drv->name));
-		for (size_t k = 0; k < d->nchecks; k++)
-			if (d->checks[k].bound && !d->checks[k].verdict.allowed)
-				printf("  %s %s bound to %s, which its device rules refuse it\n",
-				       ctl_esc(a, d->bus->name), ctl_esc(b, d->checks[k].device),
-				       ctl_esc(c, d->drv->name));
+		for (size_t k = 0; !d->verdict.allowed && k <= d->drv->ndevices; k++) {
+			strbuf_clear(&line);
+			if (k < d->drv->ndevices)
+				(void)strbuf_appendf(
+					&line, "%s %s bound to %s", ctl_esc(a, d->bus->name),
+					ctl_esc(b, d->drv->devices[k]), ctl_esc(c, d->drv->name));
+			else if (d->drv->nunknown)
+				(void)strbuf_appendf(
+					&line,
+					"%s: %zu links of %s unreadable or with unsafe "
+					"names, maybe bound devices",
+					ctl_esc(a, d->bus->name), d->drv->nunknown,
+					ctl_esc(c, d->drv->name));
+			if (line.len)
+				wrap_red(v, "  ", "    ", strbuf_str(&line), v->colour);
+		}
+		for (size_t k = 0; k < d->nchecks; k++) {
+			if (!d->checks[k].bound || d->checks[k].verdict.allowed)
+				continue;
+			strbuf_clear(&line);
+			(void)strbuf_appendf(
+				&line, "%s %s bound to %s, which its device rules refuse it",
+				ctl_esc(a, d->bus->name), ctl_esc(b, d->checks[k].device),
+				ctl_esc(c, d->drv->name));
+			wrap_red(v, "  ", "    ", strbuf_str(&line), v->colour);
+		}
 	}
+	strbuf_release(&line);
 }
 
 static void print_drivers(const struct status *s, const struct status_view *v)
@@ -224,7 +277,7 @@ static void print_device_rules(const struct status *s, const struct status_view 
 			const struct status_devcheck *ck = &d->checks[k];
 
 			if (!any)
-				printf("\nDevices under device rules:\n");
+				heading(v, "Devices under device rules:");
 			any = true;
 			strbuf_clear(&line);
 			(void)strbuf_appendf(&line, "%s %s%s (%s) %s: ", ctl_esc(a, d->bus->name),
@@ -249,6 +302,7 @@ static void print_unbound(const struct status *s, const struct status_view *v, s
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t quiet = 0;
+	char text[96];
 	bool any = false;
 
 	if (!s->nunbound)
@@ -257,9 +311,9 @@ static void print_unbound(const struct status *s, const struct status_view *v, s
 		any |= s->unbound[i].dev->ncandidates > 0;
 	/* Only devices a module exists for: the rest (cpu, memory, ...) is noise here. */
 	if (any)
-		printf("\nUnbound devices a module could drive:\n");
+		heading(v, "Unbound devices a module could drive:");
 	else
-		printf("\nUnbound devices: none a module could drive\n");
+		heading(v, "Unbound devices: none a module could drive");
 	for (size_t i = 0; i < s->nunbound; i++) {
 		const struct status_device *u = &s->unbound[i];
 		const struct df_device *dev = u->dev;
@@ -281,9 +335,12 @@ static void print_unbound(const struct status *s, const struct status_view *v, s
 		wrap(v, "  ", "    ", strbuf_str(&line));
 	}
 	if (quiet && any)
-		printf("  and %zu more with no module for them (see --json)\n", quiet);
+		(void)snprintf(text, sizeof(text),
+			       "and %zu more with no module for them (see --json)", quiet);
 	else if (quiet)
-		printf("  (%zu unbound; see --json)\n", quiet);
+		(void)snprintf(text, sizeof(text), "(%zu unbound; see --json)", quiet);
+	if (quiet)
+		wrap(v, "  ", "    ", text);
 	strbuf_release(&line);
 }
 
@@ -310,7 +367,7 @@ static void print_cmdline(const struct status *s, const struct status_view *v, s
 
 	if (!s->running_read || !(s->options || s->nmissing || (o && o->nuncovered)))
 		return;
-	printf("\nBoot options (the kernel command line):\n");
+	heading(v, "Boot options (the kernel command line):");
 	if (s->running.ninitcalls) {
 		(void)strbuf_append(&line, "never ran (initcall_blacklist):");
 		for (size_t i = 0; i < s->running.ninitcalls; i++) {
@@ -369,14 +426,20 @@ static void print_cmdline(const struct status *s, const struct status_view *v, s
 void status_print_text(const struct status *s, const struct status_view *v)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+	size_t builtin;
 
+	if (v->alone) {
+		/* -o, -n, -r: the table alone, as lsblk prints it. */
+		(void)status_print_table(s, v, &builtin);
+		return;
+	}
 	print_summary(s, v);
-	print_violations(s, &a, &b, &c);
+	print_violations(s, v, &a, &b, &c);
 	print_drivers(s, v);
 	print_device_rules(s, v, &a, &b, &c);
 	print_cmdline(s, v, &a, &b);
 	if (s->notes.count) {
-		printf("\nNotes on fallback mode:\n");
+		heading(v, "Notes on fallback mode:");
 		for (size_t i = 0; i < s->notes.count; i++) {
 			char first[32];
 

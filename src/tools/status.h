@@ -90,18 +90,30 @@ enum status_col {
 	STATUS_NCOLS,
 };
 
-/* How the text view is laid out: --all, --output, --noheadings, --raw, and the width. */
+/*
+ * How the text view is laid out: --all, --output, --noheadings, --raw, the
+ * width, colour; alone: the table without the rest (-o, -n, -r, as lsblk).
+ */
 struct status_view {
 	size_t width; /* the terminal's; else $COLUMNS; else 80 */
-	bool all, noheadings, raw;
-	enum status_col cols[2 * STATUS_NCOLS];
+	bool all, noheadings, raw, alone;
+	bool colour; /* violations in red: a terminal, without NO_COLOR */
+	bool plus; /* --output=+COLUMNS: after the default columns */
+	enum status_col extra[2 * STATUS_NCOLS]; /* --output's columns */
+	size_t nextra;
+	enum status_col cols[3 * STATUS_NCOLS]; /* the columns shown */
 	size_t ncols;
 };
 
-/* --output's list ("BUS,DRIVER"), any case: EXIT_FINE, or the exit code of the error printed. */
+#define STATUS_RED "\033[1;31m"
+#define STATUS_RESET "\033[0m"
+
+/* --output's list ("BUS,DRIVER", "+RULE"), any case: EXIT_FINE, or the exit code of the error printed. */
 int status_view_columns(struct status_view *v, const char *spec);
-/* Every column; the kernel's bit only where there is one. */
-void status_view_default_columns(struct status_view *v, bool kernel);
+/* The columns shown: the default ones (the kernel's bit only where there is one), then --output's. */
+void status_view_finish(struct status_view *v, bool kernel);
+/* --list-columns: each column's name and what it shows. */
+void status_list_columns(void);
 /* The drivers' table (status-table.c): how many drivers it left out, @builtin of them built in. */
 size_t status_print_table(const struct status *s, const struct status_view *v, size_t *builtin);
 
