@@ -12,11 +12,41 @@
 
 static bool arg_dry_run;
 
+/* Each action, names escaped (none from sysfs reaches the terminal raw), then the counts. */
+static void print_report(const struct df_report *rep)
+{
+	/* A dry run, or audit mode, writes nothing: what it would do. */
+	bool would = arg_dry_run || rep->audit;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < rep->nactions; i++) {
+		const struct df_action *a = &rep->actions[i];
+
+		printf("%s%s", arg_dry_run ? "would " : "", df_action_label(a, rep->audit));
+		if (a->bus)
+			printf(" %s", ctl_esc(&sb, a->bus));
+		if (a->driver)
+			printf(" %s", ctl_esc(&sb, a->driver));
+		if (a->device)
+			printf(" %s", ctl_esc(&sb, a->device));
+		if (a->value)
+			printf(" = %s", ctl_esc(&sb, a->value));
+		if (a->error)
+			printf(": failed: %s", strerror(-a->error));
+		putchar('\n');
+	}
+	printf("%s mode: %zu drivers, %zu allowed, %zu denied; %zu devices %sunbound, %zu kept; "
+	       "%zu modules %sblacklisted; %zu errors\n",
+	       df_mode_name(rep->mode), rep->counts.drivers, rep->counts.allowed,
+	       rep->counts.denied, rep->counts.unbound, would ? "would be " : "", rep->counts.kept,
+	       rep->counts.blacklisted, would ? "would be " : "", rep->counts.errors);
+	strbuf_release(&sb);
+}
+
 static int run(int argc, char **argv)
 {
 	struct df_policy *p = NULL;
 	struct df_report *rep = NULL;
-	struct strbuf sb = STRBUF_INIT;
 	int lockfd = -1, r, ret;
 
 	if (!arg_dry_run && !arg_sysroot && geteuid() != 0) {
@@ -52,33 +82,11 @@ static int run(int argc, char **argv)
 	if (arg_json != JSON_OFF) {
 		df_report_write_json(rep, stdout, arg_json == JSON_PRETTY);
 	} else {
-		for (size_t i = 0; i < rep->nactions; i++) {
-			const struct df_action *a = &rep->actions[i];
-
-			/* Names from sysfs, escaped: none reaches the terminal raw. */
-			printf("%s%s", arg_dry_run ? "would " : "", df_action_label(a, rep->audit));
-			if (a->bus)
-				printf(" %s", ctl_esc(&sb, a->bus));
-			if (a->driver)
-				printf(" %s", ctl_esc(&sb, a->driver));
-			if (a->device)
-				printf(" %s", ctl_esc(&sb, a->device));
-			if (a->value)
-				printf(" = %s", ctl_esc(&sb, a->value));
-			if (a->error)
-				printf(": failed: %s", strerror(-a->error));
-			putchar('\n');
-		}
-		printf("%s mode: %zu drivers, %zu allowed, %zu denied; %zu devices unbound, %zu "
-		       "kept; %zu modules blacklisted; %zu errors\n",
-		       df_mode_name(rep->mode), rep->counts.drivers, rep->counts.allowed,
-		       rep->counts.denied, rep->counts.unbound, rep->counts.kept,
-		       rep->counts.blacklisted, rep->counts.errors);
+		print_report(rep);
 	}
 	if (rep->counts.errors)
 		ret = EXIT_ERROR;
 out:
-	strbuf_release(&sb);
 	df_report_free(rep);
 	df_policy_free(p);
 	if (lockfd >= 0)

@@ -76,7 +76,7 @@ static int print_status(const struct status_view *view)
 		status_print_text(&s, &v);
 	}
 	/* The metrics carry the violations; a textfile job needs "written" = 0. */
-	if ((s.drift || s.violations || s.mismatches) && !prometheus)
+	if ((s.ndrift || s.violations || s.mismatches) && !prometheus)
 		ret = EXIT_VIOLATION;
 	status_release(&s);
 	return ret;

@@ -158,6 +158,102 @@ static void print_cmdline(struct json *j, const struct status *s)
 	json_object_end(j);
 }
 
+static void print_policy(struct json *j, const struct status *s)
+{
+	json_key(j, "policy");
+	json_object_begin(j);
+	json_field_string(j, "path", df_policy_path(s->policy));
+	json_field_string(j, "sha256", s->policy_valid ? df_policy_sha256(s->policy) : NULL);
+	json_field_bool(j, "valid", s->policy_valid);
+	json_key(j, "files");
+	json_array_begin(j);
+	for (size_t i = 0; i < df_policy_nfiles(s->policy); i++)
+		json_string(j, df_policy_file(s->policy, i));
+	json_array_end(j);
+	json_object_end(j);
+}
+
+/* Drift: each reason, its code for machines and its text for people; [] for none. */
+static void print_drift(struct json *j, const struct status *s)
+{
+	json_key(j, "drift");
+	json_array_begin(j);
+	for (size_t i = 0; i < s->ndrift; i++) {
+		json_object_begin(j);
+		json_field_string(j, "code", status_drift_code_name(s->drift[i].code));
+		json_field_string(j, "text", s->drift[i].text);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* A violation's object, begun: the caller adds to it, and ends it. */
+static void print_violation(struct json *j, const struct status_driver *d, const char *device)
+{
+	json_object_begin(j);
+	json_field_string(j, "bus", d->bus->name);
+	json_field_string(j, "driver", d->drv->name);
+	json_field_string(j, "device", device);
+}
+
+static void print_violations(struct json *j, const struct status *s)
+{
+	json_key(j, "violations");
+	json_array_begin(j);
+	for (size_t i = 0; i < s->ndrivers; i++) {
+		const struct status_driver *d = &s->drivers[i];
+
+		for (size_t k = 0; !d->verdict.allowed && k < d->drv->ndevices; k++) {
+			print_violation(j, d, d->drv->devices[k]);
+			json_object_end(j);
+		}
+		if (!d->verdict.allowed && d->drv->nunknown) {
+			/* Links that may be bound devices, their names unreadable or unsafe. */
+			print_violation(j, d, NULL);
+			json_field_int(j, "unknown", (long long)d->drv->nunknown);
+			json_object_end(j);
+		}
+		for (size_t k = 0; k < d->nchecks; k++) {
+			if (!d->checks[k].bound || d->checks[k].verdict.allowed)
+				continue;
+			print_violation(j, d, d->checks[k].device);
+			json_field_string(j, "refused_by", "device rules");
+			json_object_end(j);
+		}
+	}
+	json_array_end(j);
+}
+
+/* The devices of drivers with device rules: IDs, decision, the rule. */
+static void print_device_rules(struct json *j, const struct status *s)
+{
+	json_key(j, "device_rules");
+	json_array_begin(j);
+	for (size_t i = 0; i < s->ndrivers; i++) {
+		const struct status_driver *d = &s->drivers[i];
+
+		for (size_t k = 0; k < d->nchecks; k++) {
+			const struct status_devcheck *c = &d->checks[k];
+
+			json_object_begin(j);
+			json_field_string(j, "bus", d->bus->name);
+			json_field_string(j, "device", c->device);
+			json_key(j, "ids");
+			json_array_begin(j);
+			for (size_t n = 0; n < c->id.n; n++)
+				json_string(j, c->id.ids[n]);
+			json_array_end(j);
+			json_field_string(j, "driver", d->drv->name);
+			json_field_bool(j, "bound", c->bound);
+			json_field_string(j, "decision",
+					  c->verdict.allowed ? "allowed" : "refused");
+			json_field_string(j, "rule", c->rule);
+			json_object_end(j);
+		}
+	}
+	json_array_end(j);
+}
+
 void status_print_json(const struct status *s)
 {
 	bool kernel = s->mode == DF_MODE_KERNEL;
@@ -173,95 +269,23 @@ void status_print_json(const struct status *s)
 		json_bool(&j, s->inv->locked == 1);
 	else
 		json_string(&j, NULL);
-	json_key(&j, "policy");
-	json_object_begin(&j);
-	json_field_string(&j, "path", df_policy_path(s->policy));
-	json_field_string(&j, "sha256", s->policy_valid ? df_policy_sha256(s->policy) : NULL);
-	json_field_bool(&j, "valid", s->policy_valid);
-	json_key(&j, "files");
-	json_array_begin(&j);
-	for (size_t i = 0; i < df_policy_nfiles(s->policy); i++)
-		json_string(&j, df_policy_file(s->policy, i));
-	json_array_end(&j);
-	json_object_end(&j);
+	print_policy(&j, s);
 	print_applied(&j, s);
-	json_field_string(&j, "drift", s->drift);
+	print_drift(&j, s);
 	print_counts(&j, s);
 	print_cmdline(&j, s);
-
 	json_key(&j, "notes");
 	json_array_begin(&j);
 	for (size_t i = 0; i < s->notes.count; i++)
 		json_string(&j, s->notes.items[i].message);
 	json_array_end(&j);
-
 	json_key(&j, "drivers");
 	json_array_begin(&j);
 	for (size_t i = 0; i < s->ndrivers; i++)
 		print_driver(&j, &s->drivers[i]);
 	json_array_end(&j);
-
-	json_key(&j, "violations");
-	json_array_begin(&j);
-	for (size_t i = 0; i < s->ndrivers; i++) {
-		const struct status_driver *d = &s->drivers[i];
-
-		for (size_t k = 0; !d->verdict.allowed && k < d->drv->ndevices; k++) {
-			json_object_begin(&j);
-			json_field_string(&j, "bus", d->bus->name);
-			json_field_string(&j, "driver", d->drv->name);
-			json_field_string(&j, "device", d->drv->devices[k]);
-			json_object_end(&j);
-		}
-		if (!d->verdict.allowed && d->drv->nunknown) {
-			/* Links that may be bound devices, their names unreadable or unsafe. */
-			json_object_begin(&j);
-			json_field_string(&j, "bus", d->bus->name);
-			json_field_string(&j, "driver", d->drv->name);
-			json_field_string(&j, "device", NULL);
-			json_field_int(&j, "unknown", (long long)d->drv->nunknown);
-			json_object_end(&j);
-		}
-		for (size_t k = 0; k < d->nchecks; k++) {
-			if (!d->checks[k].bound || d->checks[k].verdict.allowed)
-				continue;
-			json_object_begin(&j);
-			json_field_string(&j, "bus", d->bus->name);
-			json_field_string(&j, "driver", d->drv->name);
-			json_field_string(&j, "device", d->checks[k].device);
-			json_field_string(&j, "refused_by", "device rules");
-			json_object_end(&j);
-		}
-	}
-	json_array_end(&j);
-
-	/* The devices of drivers with device rules: IDs, decision, the rule. */
-	json_key(&j, "device_rules");
-	json_array_begin(&j);
-	for (size_t i = 0; i < s->ndrivers; i++) {
-		const struct status_driver *d = &s->drivers[i];
-
-		for (size_t k = 0; k < d->nchecks; k++) {
-			const struct status_devcheck *c = &d->checks[k];
-
-			json_object_begin(&j);
-			json_field_string(&j, "bus", d->bus->name);
-			json_field_string(&j, "device", c->device);
-			json_key(&j, "ids");
-			json_array_begin(&j);
-			for (size_t n = 0; n < c->id.n; n++)
-				json_string(&j, c->id.ids[n]);
-			json_array_end(&j);
-			json_field_string(&j, "driver", d->drv->name);
-			json_field_bool(&j, "bound", c->bound);
-			json_field_string(&j, "decision",
-					  c->verdict.allowed ? "allowed" : "refused");
-			json_field_string(&j, "rule", c->rule);
-			json_object_end(&j);
-		}
-	}
-	json_array_end(&j);
-
+	print_violations(&j, s);
+	print_device_rules(&j, s);
 	json_key(&j, "unbound");
 	json_array_begin(&j);
 	for (size_t i = 0; i < s->nunbound; i++)

@@ -33,6 +33,24 @@ static void prom_metric(const char *name, const char *help, const char *labels, 
 	printf(whole ? "%.0f\n" : "%.6f\n", value);
 }
 
+/*
+ * Drift, one series per reason there is (the label "reason", as the JSON's
+ * code), 1 for those that hold: an alert on drvfilter_drift == 1 names why.
+ */
+static void print_drift(const struct status *s)
+{
+	printf("# HELP drvfilter_drift 1 for each reason why what is enforced is not the policy "
+	       "on disk (see status).\n"
+	       "# TYPE drvfilter_drift gauge\n");
+	for (int code = 0; code < STATUS_DRIFT_MAX; code++) {
+		bool holds = false;
+
+		for (size_t i = 0; i < s->ndrift; i++)
+			holds |= s->drift[i].code == (enum status_drift_code)code;
+		printf("drvfilter_drift{reason=\"%s\"} %d\n", status_drift_code_name(code), holds);
+	}
+}
+
 void status_print_prometheus(const struct status *s)
 {
 	bool kernel = s->mode == DF_MODE_KERNEL;
@@ -61,8 +79,7 @@ void status_print_prometheus(const struct status *s)
 	prom_metric("locked", "1 when the kernel's policy is locked until reboot.", NULL,
 		    kernel && s->inv->locked == 1);
 	prom_metric("policy_valid", "1 when the policy on disk is valid.", NULL, s->policy_valid);
-	prom_metric("drift", "1 when what is enforced is not the policy on disk (see status).",
-		    NULL, s->drift != NULL);
+	print_drift(s);
 	if (s->running_read) {
 		prom_metric("boot_initcalls_skipped",
 			    "Init calls the kernel command line skips (initcall_blacklist).", NULL,

@@ -174,11 +174,20 @@ static void print_summary(const struct status *s, const struct status_view *v)
 		field(v, "Violations:", "none");
 	if (s->mismatches)
 		field(v, "Kernel:", "%zu allowed bits disagree with the policy", s->mismatches);
-	field(v, "Drift:", "%s",
-	      s->drift	 ? s->drift
-	      : s->audit ? "none: the policy on disk is the one applied, in audit mode"
-			 : "none: the policy on disk is enforced");
-	field(v, "Policy:", "%s%s", df_policy_path(s->policy), s->policy_valid ? "" : " INVALID");
+	/* Two reasons or more: one item each. */
+	for (size_t i = 0; s->ndrift > 1 && i < s->ndrift; i++)
+		wrap(v, i ? "            - " : "Drift:      - ", "              ",
+		     s->drift[i].text);
+	if (s->ndrift == 1)
+		field(v, "Drift:", "%s", s->drift[0].text);
+	if (!s->ndrift)
+		field(v, "Drift:", "%s",
+		      s->audit ? "none: the policy on disk is the one applied, in audit mode"
+			       : "none: the policy on disk is enforced");
+	field(v, "Policy:", "%s%s", df_policy_path(s->policy),
+	      s->policy_missing ? " (missing)"
+	      : s->policy_valid ? ""
+				: " INVALID");
 	if (s->policy_valid)
 		field(v, "SHA-256:", "%s", df_policy_sha256(s->policy));
 	for (size_t i = 1; i < df_policy_nfiles(s->policy); i++)

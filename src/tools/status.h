@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "drvfilter.h"
+#include "macro.h"
 
 /*
  * A device a driver with device rules drives, or an unbound one it could drive
@@ -40,9 +41,39 @@ struct status_device {
 	bool *candidate_allowed; /* one per dev->candidates */
 };
 
+/* Why the system does not run the policy on disk: a reason of drift. */
+enum status_drift_code {
+	STATUS_DRIFT_POLICY_MISSING,
+	STATUS_DRIFT_POLICY_INVALID,
+	STATUS_DRIFT_NOT_APPLIED,
+	STATUS_DRIFT_STATE_UNUSABLE,
+	STATUS_DRIFT_OVERRIDE,
+	STATUS_DRIFT_FAIL_CLOSED,
+	STATUS_DRIFT_MEASURE_FAILED,
+	STATUS_DRIFT_POLICY_CHANGED,
+	STATUS_DRIFT_INITRAMFS_FAILED,
+	STATUS_DRIFT_INITRAMFS_POLICY,
+	STATUS_DRIFT_MODE_CHANGED,
+	STATUS_DRIFT_AUDIT_CHANGED,
+	STATUS_DRIFT_APPLY_ERRORS,
+	STATUS_DRIFT_KERNEL_LISTS,
+	STATUS_DRIFT_BLACKLIST_MISSING,
+	STATUS_DRIFT_BLACKLIST_STALE,
+	STATUS_DRIFT_CMDLINE_AUDIT,
+	STATUS_DRIFT_CMDLINE_FILTER_STALE,
+	STATUS_DRIFT_CMDLINE_MISSING,
+	STATUS_DRIFT_MAX,
+};
+
+struct status_drift {
+	enum status_drift_code code;
+	char *text;
+};
+
 struct status {
 	struct df_policy *policy;
 	bool policy_valid;
+	bool policy_missing; /* there is no policy file */
 	struct df_inventory *inv;
 	struct df_modules *mods;
 	struct df_state state;
@@ -51,8 +82,9 @@ struct status {
 	enum df_mode mode; /* the one enforcing: kernel or fallback */
 	bool audit; /* mode = audit: nothing is enforced, what would be is shown */
 	const char *guarantee;
-	const char *drift; /* why the system does not run the policy on disk, or NULL */
-	char drift_buf[512];
+	/* Why the system does not run the policy on disk: the last apply's state, the boot options. */
+	struct status_drift drift[4];
+	size_t ndrift;
 	struct status_driver *drivers; /* every registered driver, bus by bus */
 	size_t ndrivers;
 	struct status_device *unbound;
@@ -67,12 +99,21 @@ struct status {
 	char **missing; /* options `cmdline` computes that fit but the command line lacks */
 	size_t nmissing;
 	bool filter_stale; /* its filter_* lists are not the policy's */
-	char cmdline_drift_buf[512];
 };
 
 /* Read everything status shows. 0, or a negative errno with the reason printed. */
 int status_load(struct status *s);
 void status_release(struct status *s);
+
+/* Drift (status-drift.c): the code's name, as JSON and Prometheus give it. */
+const char *status_drift_code_name(enum status_drift_code code);
+/* Another reason of drift: 0, or -ENOMEM. */
+_printf_(3, 4) int status_add_drift(struct status *s, enum status_drift_code code, const char *fmt,
+				    ...);
+/* The reason the last apply's state gives, if any: 0, or -ENOMEM. */
+int status_find_drift(struct status *s);
+/* The boot options (status-cmdline.c): on the command line, missing from it; drift. */
+int status_find_cmdline(struct status *s);
 
 /* The missing boot options, "initcall_blacklist: a, b; module_blacklist: c", @max per option. */
 struct strbuf;

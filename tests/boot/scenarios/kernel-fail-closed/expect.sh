@@ -8,4 +8,4 @@ expect "with nothing allowed" filter_is 'allow='
 expect "and locked" filter_is 'locked=1'
 expect "the disk bound before user space stays" pci_driver 1af4:1001 virtio-pci
 expect "e1000, loaded by coldplug, never bound" pci_driver 8086:100e none
-expect "status reports the policy as drift" json_has '"drift":"the policy on disk is not valid'
+expect "status reports the policy as drift" json_has '"drift":\[{"code":"policy_invalid","text":"the policy on disk is not valid'

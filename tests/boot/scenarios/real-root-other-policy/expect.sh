@@ -10,4 +10,4 @@ expect "so coldplug loaded it" in_modules pcnet32
 expect "and it drives the NIC" pci_driver 1022:2000 pcnet32
 expect "virtio_rng, denied by both, never loaded" not_in_modules virtio_rng
 expect "the state keeps the initramfs's policy on record" state_has '"initramfs_sha256": "[0-9a-f]\{64\}"'
-expect "status --json: drift, rebuild the initramfs" json_has '"drift":"the initramfs enforced another policy (sha256 [0-9a-f]*) than the one on disk: rebuild the initramfs'
+expect "status --json: drift, rebuild the initramfs" json_has '"drift":\[{"code":"initramfs_policy","text":"the initramfs enforced another policy (sha256 [0-9a-f]*) than the one on disk: rebuild the initramfs'

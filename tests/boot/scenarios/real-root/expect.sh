@@ -36,5 +36,5 @@ expect "status says so" status_text_has '^Blacklist:  computed in the real root 
 expect "status --json says so" json_has '"blacklist":{"modules_dir":"/lib/modules/'
 # The only drift: this stock-kernel boot has no boot options (the real root's
 # policy is the initramfs's, its blacklist is current, nothing failed).
-expect "status --json: the only drift, the missing boot options" json_has '"drift":"the kernel command line lacks boot options computed for this system (module_blacklist: e1000, pcnet32, virtio_rng)'
+expect "status --json: the only drift, the missing boot options" json_has '"drift":\[{"code":"cmdline_missing","text":"the kernel command line lacks boot options computed for this system (module_blacklist: e1000, pcnet32, virtio_rng)'
 expect "status --json: no violation" json_has '"violations":\[\]'

@@ -7,7 +7,7 @@ expect "virtio-net is driven" pci_driver 1af4:1000 virtio-pci
 expect "the virtio disk exists" console_has 'virtio_blk virtio0: \[vda\]'
 expect "status --json: fallback mode" json_has '"mode":"fallback"'
 expect "status --json: no violation" json_has '"violations":\[\]'
-expect "status --json: the missing boot option is drift" json_has '"drift":"the kernel command line lacks boot options computed for this system (module_blacklist: e1000)'
+expect "status --json: the missing boot option is drift" json_has '"drift":\[{"code":"cmdline_missing","text":"the kernel command line lacks boot options computed for this system (module_blacklist: e1000)'
 expect "the state file records the e1000 blacklist" state_has '"module": "e1000"'
 expect "the state file records no error" state_has '"errors": 0'
 expect "the kernel log has the blacklist line" kmsg_has 'drvfilter: action=blacklist module=e1000 result=ok'

@@ -9,7 +9,7 @@ expect "status --json: and i8042 aux" json_has '"violations":\[[^]]*"driver":"i8
 expect "status --json: two violations" json_has '"counts":{[^}]*"violations":2'
 # The PS/2 ports' pnp drivers have no unbind file: two failed unbinds, the
 # drift named first; the options that would have kept them out are listed.
-expect "status --json: the failed unbinds are drift" json_has '"drift":"the last apply failed 2 actions'
+expect "status --json: the failed unbinds are drift" json_has '"drift":\[{"code":"apply_errors","text":"the last apply failed 2 actions'
 expect "status: no boot options on the command line" console_has '^Boot: *no drvfilter boot options on the kernel command line'
 expect "status --json: module_blacklist=e1000 is missing" json_has '"missing":\[[^]]*"module_blacklist=e1000"'
 expect "status exits 3" console_has '^DRVFILTER-STATUS-END status=3'
