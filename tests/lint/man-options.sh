@@ -1,6 +1,9 @@
 #!/bin/sh
-# A program's --help and its man page name the same long options (and, for
-# drvfilterctl, the same verbs), and --help points to the man page.
+# A program's --help and its man page name the same long options, and --help
+# points to the man page. With VERBs (drvfilterctl): 'PROGRAM --help' and the
+# page's COMMON OPTIONS agree, and for each verb 'PROGRAM VERB --help' and the
+# options its section (.SS "VERB ...") lists agree; each verb is in both.
+# Without: --help and the page's OPTIONS section agree.
 # Usage: man-options.sh PROGRAM MAN-PAGE [VERB...]
 set -u
 prog=$1
@@ -10,25 +13,48 @@ name=$(basename "$page" | sed 's/\.\([0-9]\)$/(\1)/')
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+
+# The long options a help text lists: its lines that begin with an option.
+help_options() {
+	grep -E '^ +-' | grep -o -e '--[a-z][a-z-]*' | sort -u
+}
+
+# The long options of the .TP tags in the part of the page from the line
+# matching $1 to the next line matching $2 (its source: rendering hyphenates).
+man_options() {
+	sed -n "/$1/,/$2/p" "$page" | sed -n '/^\.TP/{n;p}' | grep -o -E '\\-\\-[a-z]([a-z]|\\-)*' |
+		sed 's/\\-/-/g' | sort -u
+}
+
+# compare LABEL HELP-FILE MAN-OPTIONS-FILE
+compare() {
+	help_options <"$2" >"$tmp/h"
+	if ! diff -u --label "$1 --help" --label "$page" "$tmp/h" "$3"; then
+		echo "FAIL: the options of $1 differ"
+		fail=1
+	fi
+	grep -q "$name" "$2" || { echo "FAIL: $1 --help does not name $name" && fail=1; }
+}
+
 "$prog" --help >"$tmp/help" || { echo "FAIL: $prog --help failed" && exit 1; }
-cp "$tmp/help" "$tmp/all-help"
-# Each verb has its own help: the options of all of them.
-for verb in "$@"; do
-	"$prog" "$verb" --help >>"$tmp/all-help" || { echo "FAIL: $prog $verb --help failed" && fail=1; }
-done
-grep -o -e '--[a-z][a-z-]*' "$tmp/all-help" | sort -u >"$tmp/help-opts"
-# The man page's OPTIONS section, from its source (rendering would hyphenate).
-sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$page" | grep -o -E '\\-\\-[a-z]([a-z]|\\-)*' |
-	sed 's/\\-/-/g' | sort -u >"$tmp/man-opts"
-if ! diff -u --label "$prog --help" --label "$page OPTIONS" "$tmp/help-opts" "$tmp/man-opts"; then
-	echo "FAIL: the options differ"
-	fail=1
+if [ $# = 0 ]; then
+	man_options '^\.SH OPTIONS' '^\.SH [^O]' >"$tmp/m"
+	compare "$(basename "$prog")" "$tmp/help" "$tmp/m"
+else
+	man_options '^\.SH COMMON OPTIONS' '^\.SH [^C]' >"$tmp/m"
+	compare "$(basename "$prog")" "$tmp/help" "$tmp/m"
 fi
-grep -q "$name" "$tmp/help" || { echo "FAIL: --help does not name $name" && fail=1; }
 for verb in "$@"; do
 	grep -q "^  $verb" "$tmp/help" || { echo "FAIL: --help lacks the verb $verb" && fail=1; }
-	MANWIDTH=200 man -l "$page" 2>/dev/null | col -b | grep -q "^       $verb" ||
-		{ echo "FAIL: $page lacks the verb $verb" && fail=1; }
+	if ! grep -q -E "^\.SS \"([a-z|-]*\|)?$verb[ |\"]" "$page"; then
+		echo "FAIL: $page has no section for the verb $verb"
+		fail=1
+		continue
+	fi
+	"$prog" "$verb" --help >"$tmp/verb-help" || { echo "FAIL: $prog $verb --help failed" && fail=1; }
+	man_options "^\\.SS \"\\([a-z|-]*|\\)\\{0,1\\}$verb[ |\"]" '^\.S[SH] [^\n]' |
+		sort -u >"$tmp/m"
+	compare "$(basename "$prog") $verb" "$tmp/verb-help" "$tmp/m"
 done
-[ "$fail" = 0 ] && echo "ok: $(wc -l <"$tmp/help-opts") options${1:+, $# verbs} agree"
+[ "$fail" = 0 ] && echo "ok: the options of --help${1:+ and of $# verbs} agree with $page"
 exit $fail
