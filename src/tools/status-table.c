@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * status's table of drivers, lsblk's way: one column table (util-linux's
- * colinfo) feeds --output, --list-columns, the help and the completion;
+ * status's table of drivers, lsblk's way: its columns are status-columns.c's;
  * libsmartcols aligns the cells, --noheadings and --raw are its own. Every
  * line fits the view's width: when the table is wider, cells fold onto more
  * lines, first where they break best (a built-in module's "(built-in)", a
@@ -17,99 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "ctl.h"
 #include "log.h"
 #include "macro.h"
 #include "status.h"
 #include "strbuf.h"
-#include "suggest.h"
-
-enum {
-	COL_KERNEL = 1u << 0, /* a default column in kernel mode only */
-	COL_LAST = 1u << 1, /* folded only when nothing else can be */
-};
-
-/*
- * A column: its header; the width hint, as narrow as it is folded before the
- * next column is (then any column down to its header); when it folds (0:
- * never, else in this order); what it shows.
- */
-static const struct colinfo {
-	const char *name;
-	size_t whint;
-	unsigned fold;
-	unsigned flags;
-	const char *help;
-} infos[] = {
-	[STATUS_COL_BUS] = { "BUS", 8, 4, 0, "the bus the driver is registered on" },
-	[STATUS_COL_DRIVER] = { "DRIVER", 12, 5, COL_LAST,
-				"the driver's name (folded last: grep finds its row)" },
-	[STATUS_COL_MODULE] = { "MODULE", 10, 2, 0,
-				"its module, \"(built-in)\" after it or alone, or \"-\"" },
-	[STATUS_COL_DECISION] = { "DECISION", 8, 0, 0, "allowed or denied, by the policy" },
-	[STATUS_COL_BIT] = { "BIT", 3, 0, COL_KERNEL,
-			     "the kernel's allowed bit, or \"-\" (by default in kernel mode)" },
-	[STATUS_COL_RULE] = { "RULE", 10, 1, 0, "the rule that decided" },
-	[STATUS_COL_DEVICES] = { "DEVICES", 12, 3, 0, "the devices it drives, one per line" },
-};
-
-/* A cell's preferred break: between a module and "(built-in)", a rule's section and the rule. */
-#define SOFT_BREAK '\t'
-
-void status_list_columns(void)
-{
-	for (size_t c = 0; c < ARRAY_SIZE(infos); c++)
-		printf("%8s  %s\n", infos[c].name, infos[c].help);
-}
-
-int status_view_columns(struct status_view *v, const char *spec)
-{
-	_cleanup_free_ char *copy = strdup(spec + (spec[0] == '+'));
-	const char *names[ARRAY_SIZE(infos)];
-	char *save = NULL;
-
-	if (!copy)
-		return log_oom(), EXIT_ERROR;
-	v->plus = spec[0] == '+';
-	v->nextra = 0;
-	for (size_t c = 0; c < ARRAY_SIZE(infos); c++)
-		names[c] = infos[c].name;
-	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		size_t c = 0;
-		const char *s;
-
-		while (c < ARRAY_SIZE(infos) && strcasecmp(name, infos[c].name) != 0)
-			c++;
-		s = c == ARRAY_SIZE(infos) ? suggest(name, names, ARRAY_SIZE(names)) : NULL;
-		if (s)
-			return ctl_usage_error("unknown column '%s'; did you mean '%s'? "
-					       "(--list-columns lists them)",
-					       name, s);
-		if (c == ARRAY_SIZE(infos))
-			return ctl_usage_error("unknown column '%s' (--list-columns lists them)",
-					       name);
-		if (v->nextra == ARRAY_SIZE(v->extra))
-			return ctl_usage_error("--output: at most %zu columns",
-					       ARRAY_SIZE(v->extra));
-		v->extra[v->nextra++] = (enum status_col)c;
-	}
-	if (!v->nextra)
-		return ctl_usage_error("--output needs at least one column");
-	return EXIT_FINE;
-}
-
-void status_view_finish(struct status_view *v, bool kernel)
-{
-	v->ncols = 0;
-	for (size_t c = 0; (v->plus || !v->nextra) && c < ARRAY_SIZE(infos); c++)
-		/* The bit exists on the patched kernel only: elsewhere the column says "-". */
-		if (!(infos[c].flags & COL_KERNEL) || kernel)
-			v->cols[v->ncols++] = (enum status_col)c;
-	for (size_t i = 0; i < v->nextra && v->ncols < ARRAY_SIZE(v->cols); i++)
-		v->cols[v->ncols++] = v->extra[i];
-}
 
 static bool bit_disagrees(const struct status_driver *d)
 {
@@ -134,71 +46,6 @@ static int rank(const struct status_driver *d)
 	if (d->verdict.allowed || d->drv->ndevices || d->drv->nunknown || d->nchecks)
 		return 2;
 	return 3;
-}
-
-/* The devices, one per line; raw: joined by commas, the only ones (as in the kernel log). */
-static void devices_cell(struct strbuf *sb, const struct df_driver *drv, bool raw)
-{
-	for (size_t k = 0; k < drv->ndevices; k++) {
-		if (k)
-			(void)strbuf_appendc(sb, raw ? ',' : '\n');
-		for (const char *n = drv->devices[k]; raw && *n; n++)
-			(void)(*n == ',' ? strbuf_append(sb, "\\x2c")
-					 : strbuf_append_escaped_max(sb, (char[]){ *n, 0 }, 1));
-		if (!raw)
-			(void)strbuf_append_escaped(sb, drv->devices[k]);
-	}
-	if (drv->nunknown)
-		(void)strbuf_appendf(sb, "%s? (%zu unreadable)",
-				     drv->ndevices ? (raw ? "," : "\n") : "", drv->nunknown);
-	else if (!drv->ndevices)
-		(void)strbuf_append(sb, "-");
-}
-
-/* A cell as it reads unfolded, its preferred break a SOFT_BREAK (raw: a blank). */
-static void cell(struct strbuf *sb, const struct status_driver *d, enum status_col c, bool raw)
-{
-	const struct df_driver *drv = d->drv;
-	char soft = raw ? ' ' : SOFT_BREAK;
-	const char *end;
-
-	strbuf_clear(sb);
-	switch (c) {
-	case STATUS_COL_BUS:
-		(void)strbuf_append_escaped(sb, d->bus->name);
-		break;
-	case STATUS_COL_DRIVER:
-		(void)strbuf_append_escaped(sb, drv->name);
-		break;
-	case STATUS_COL_MODULE:
-		if (drv->module)
-			(void)strbuf_append_escaped(sb, drv->module);
-		if (drv->module && drv->builtin)
-			(void)strbuf_appendc(sb, soft);
-		(void)strbuf_append(sb, drv->builtin ? "(built-in)" : drv->module ? "" : "-");
-		break;
-	case STATUS_COL_DECISION:
-		(void)strbuf_append(sb, d->verdict.allowed ? "allowed" : "denied");
-		break;
-	case STATUS_COL_BIT:
-		(void)strbuf_append(sb, drv->allowed < 0 ? "-" : drv->allowed ? "1" : "0");
-		break;
-	case STATUS_COL_RULE:
-		/* "[allow] pci = virtio-pci": the section may go over the rule. */
-		end = d->rule[0] == '[' ? strstr(d->rule, "] ") : NULL;
-		if (end) {
-			(void)strbuf_appendn(sb, d->rule, (size_t)(end - d->rule) + 1);
-			(void)strbuf_appendc(sb, soft);
-			end += 2;
-		}
-		(void)strbuf_append(sb, end ? end : d->rule);
-		break;
-	case STATUS_COL_DEVICES:
-		devices_cell(sb, drv, raw);
-		break;
-	case STATUS_NCOLS:
-		break;
-	}
 }
 
 /* The rows of the view, in its order: *@n of them. NULL when out of memory. */
@@ -243,11 +90,11 @@ static void fold_words(struct strbuf *out, const char *s, size_t n, size_t width
 /* One line of a cell onto lines of @width: whole, else at its preferred break, else at blanks. */
 static void fold_line(struct strbuf *out, const char *s, size_t n, size_t width)
 {
-	const char *soft = memchr(s, SOFT_BREAK, n);
+	const char *soft = memchr(s, STATUS_SOFT_BREAK, n);
 
 	if (n <= width) {
 		for (size_t i = 0; i < n; i++)
-			(void)strbuf_appendc(out, s[i] == SOFT_BREAK ? ' ' : s[i]);
+			(void)strbuf_appendc(out, s[i] == STATUS_SOFT_BREAK ? ' ' : s[i]);
 	} else if (soft) {
 		fold_line(out, s, (size_t)(soft - s), width);
 		(void)strbuf_appendc(out, '\n');
@@ -298,7 +145,7 @@ static size_t column_width(const struct status_driver **rows, size_t n, enum sta
 	size_t max = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		cell(sb, rows[i], c, false);
+		status_cell(sb, rows[i], c, false);
 		max = longest_run(strbuf_str(sb), seps) > max ? longest_run(strbuf_str(sb), seps)
 							      : max;
 	}
@@ -317,7 +164,7 @@ enum narrowing {
 static size_t narrowest(const struct status_view *v, enum status_col c, enum narrowing how,
 			const struct status_driver **rows, size_t n, struct strbuf *sb)
 {
-	const struct colinfo *ci = &infos[c];
+	const struct status_colinfo *ci = status_colinfo(c);
 	size_t head = v->noheadings ? 1 : strlen(ci->name), want;
 
 	if (how == NARROW_SOFT || how == NARROW_WORDS)
@@ -328,7 +175,7 @@ static size_t narrowest(const struct status_view *v, enum status_col c, enum nar
 }
 
 /*
- * Narrow the columns that fold, in their order (the COL_LAST ones only when
+ * Narrow the columns that fold, in their order (the STATUS_COL_LAST ones only when
  * @last), no narrower than step @how allows, while the table is wider than
  * the view: *@total is its width.
  */
@@ -337,12 +184,12 @@ static void narrow(const struct status_view *v, const struct status_driver **row
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (unsigned fold = 1; fold <= ARRAY_SIZE(infos); fold++)
+	for (unsigned fold = 1; fold <= STATUS_NCOLS; fold++)
 		for (size_t k = 0; k<v->ncols && * total> v->width; k++) {
-			const struct colinfo *ci = &infos[v->cols[k]];
+			const struct status_colinfo *ci = status_colinfo(v->cols[k]);
 			size_t excess = *total - v->width, want;
 
-			if (ci->fold != fold || (!last && (ci->flags & COL_LAST)))
+			if (ci->fold != fold || (!last && (ci->flags & STATUS_COL_LAST)))
 				continue;
 			want = narrowest(v, v->cols[k], how, rows, n, &sb);
 			if (width[k] > excess && width[k] - excess > want)
@@ -368,7 +215,7 @@ static void layout(const struct status_view *v, const struct status_driver **row
 	size_t total = v->ncols ? v->ncols - 1 : 0;
 
 	for (size_t k = 0; k < v->ncols; k++) {
-		size_t head = v->noheadings ? 0 : strlen(infos[v->cols[k]].name);
+		size_t head = v->noheadings ? 0 : strlen(status_colinfo(v->cols[k])->name);
 
 		width[k] = column_width(rows, n, v->cols[k], "\n", &sb);
 		width[k] = width[k] > head ? width[k] : head;
@@ -387,8 +234,8 @@ static void layout(const struct status_view *v, const struct status_driver **row
 static int add_columns(struct libscols_table *tb, const struct status_view *v)
 {
 	for (size_t i = 0; i < v->ncols; i++) {
-		struct libscols_column *cl =
-			scols_table_new_column(tb, infos[v->cols[i]].name, 0, SCOLS_FL_WRAP);
+		struct libscols_column *cl = scols_table_new_column(
+			tb, status_colinfo(v->cols[i])->name, 0, SCOLS_FL_WRAP);
 		int r;
 
 		if (!cl)
@@ -420,7 +267,7 @@ static int add_row(struct libscols_table *tb, const struct status_view *v,
 	for (size_t i = 0; r >= 0 && i < v->ncols; i++) {
 		size_t k;
 
-		cell(&a, d, v->cols[i], v->raw);
+		status_cell(&a, d, v->cols[i], v->raw);
 		k = v->raw ? 1 : fold(&b, strbuf_str(&a), width[i]);
 		*lines = k > *lines ? k : *lines;
 		r = scols_line_set_data(ln, i, strbuf_str(v->raw ? &a : &b));

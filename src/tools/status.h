@@ -132,6 +132,31 @@ enum status_col {
 };
 
 /*
+ * A column of the table (status-columns.c), as util-linux's colinfo: its
+ * header; the width hint, as narrow as it is folded before the next column
+ * is (then any column down to its header); when it folds (0: never, else in
+ * this order); STATUS_COL_* flags; what it shows.
+ */
+struct status_colinfo {
+	const char *name;
+	size_t whint;
+	unsigned fold;
+	unsigned flags;
+	const char *help;
+};
+
+enum {
+	STATUS_COL_KERNEL = 1u << 0, /* a default column in kernel mode only */
+	STATUS_COL_LAST = 1u << 1, /* folded only when nothing else can be */
+};
+
+const struct status_colinfo *status_colinfo(enum status_col c);
+/* A cell's preferred break: between a module and "(built-in)", a rule's section and the rule. */
+#define STATUS_SOFT_BREAK '\t'
+/* A cell of @d's row as it reads unfolded, with its preferred break (raw: a blank there). */
+void status_cell(struct strbuf *sb, const struct status_driver *d, enum status_col c, bool raw);
+
+/*
  * How the text view is laid out: --all, --output, --noheadings, --raw, the
  * width, colour; alone: the table without the rest (-o, -n, -r, as lsblk).
  */
