@@ -252,7 +252,7 @@ static int prepare(struct change *c)
 	c->policy = ctl_policy_path();
 	c->path = c->policy ? changes_path(c->policy) : NULL;
 	if (!c->path)
-		return log_oom(), EXIT_ERROR;
+		return ctl_oom();
 	c->locked = kernel_locked();
 	if (c->locked && !arg_permanent) {
 		log_error("the kernel policy is locked until reboot: nothing changes now; make the "
@@ -270,7 +270,7 @@ static int prepare(struct change *c)
 	}
 	r = read_changes(c->path, &c->old, &c->old_len);
 	if (r < 0)
-		return log_error_errno(r, "cannot read '%s': %m", c->path), EXIT_ERROR;
+		return ctl_error_errno(r, "cannot read '%s': %m", c->path);
 	r = load_changes(c->path, c->old, c->old_len, &c->allow, &c->deny);
 	if (r == -ENOMEM)
 		log_oom();
@@ -320,7 +320,7 @@ static int compose(struct change *c)
 	if (r >= 0)
 		r = append_section(&c->text, "deny", &c->deny);
 	if (r < 0)
-		return log_oom(), EXIT_ERROR;
+		return ctl_oom();
 	/* No rule left: no file. */
 	if (!c->allow.n && !c->deny.n)
 		strbuf_clear(&c->text);

@@ -415,7 +415,7 @@ static int run(int argc, char **argv)
 	}
 	if (ctl_format_is("grub")) {
 		if (print_grub(b) < 0)
-			return log_oom(), EXIT_ERROR;
+			return ctl_oom();
 		return EXIT_FINE;
 	}
 	if (ctl_format_is("dracut")) {

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -12,6 +14,29 @@
 #include "log.h"
 #include "macro.h"
 #include "strbuf.h"
+
+int ctl_error_errno(int r, const char *fmt, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	va_list ap;
+	int n;
+
+	/* %m: the error being logged. */
+	errno = r < 0 ? -r : r;
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return ctl_oom();
+	log_error("%s", msg);
+	return EXIT_ERROR;
+}
+
+int ctl_oom(void)
+{
+	log_oom();
+	return EXIT_ERROR;
+}
 
 void ctl_json_init(struct json *j)
 {

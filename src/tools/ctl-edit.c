@@ -224,14 +224,14 @@ static int find_target(struct edit *e, const char *arg)
 	dircopy = strdup(e->target);
 	if (!dircopy ||
 	    asprintf(&e->copy, "%s/.%s.edit", dirname(dircopy), strrchr(e->target, '/') + 1) < 0)
-		return log_oom(), EXIT_ERROR;
+		return ctl_oom();
 	/* A first drop-in: its directory, only root's to write. */
 	if (mkdir(dircopy, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(-errno, "cannot make '%s': %m", dircopy), EXIT_ERROR;
+		return ctl_error_errno(-errno, "cannot make '%s': %m", dircopy);
 	r = slurp(e->target, &e->orig, &e->orig_len, &st);
 	e->exists = r == 0;
 	if (r < 0 && r != -ENOENT)
-		return log_error_errno(r, "cannot read '%s': %m", e->target), EXIT_ERROR;
+		return ctl_error_errno(r, "cannot read '%s': %m", e->target);
 	/* 0644 or stricter, whatever the old file had. */
 	e->mode = e->exists ? st.st_mode & 0644 : 0644;
 	return EXIT_FINE;
@@ -245,13 +245,13 @@ static int start_copy(struct edit *e)
 
 	e->lockfd = open_copy(e->copy, &resumed);
 	if (e->lockfd == -EBUSY)
-		return log_error("'%s' is being edited (its copy '%s' is locked): finish that edit "
-				 "first",
-				 e->target, e->copy),
-		       EXIT_ERROR;
+		return ctl_error_errno(
+			-EBUSY,
+			"'%s' is being edited (its copy '%s' is locked): finish that edit "
+			"first",
+			e->target, e->copy);
 	if (e->lockfd < 0)
-		return log_error_errno(e->lockfd, "cannot make the working copy '%s': %m", e->copy),
-		       EXIT_ERROR;
+		return ctl_error_errno(e->lockfd, "cannot make the working copy '%s': %m", e->copy);
 	if (resumed) {
 		log_info("taking up the edit left in '%s'", e->copy);
 		return EXIT_FINE;
@@ -261,8 +261,7 @@ static int start_copy(struct edit *e)
 	r = df_write_full_fd(e->lockfd, e->exists ? e->orig : "", e->orig_len);
 	if (r < 0) {
 		unlink(e->copy);
-		return log_error_errno(r, "cannot write the working copy '%s': %m", e->copy),
-		       EXIT_ERROR;
+		return ctl_error_errno(r, "cannot write the working copy '%s': %m", e->copy);
 	}
 	return EXIT_FINE;
 }

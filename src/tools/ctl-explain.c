@@ -62,7 +62,7 @@ static int parse_device_path(const char *arg, struct subject *s)
 	int r = 0;
 
 	if (!path)
-		return log_oom(), EXIT_ERROR;
+		return ctl_oom();
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	n = fd < 0 ? -1 : readlinkat(fd, "subsystem", target, sizeof(target) - 1);
 	if (n < 0) {

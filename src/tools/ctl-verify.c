@@ -43,8 +43,10 @@ static int read_whole(const char *path, size_t max, char **buf, size_t *len)
 		streq(path, "-") ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	int r;
 
-	if (fd < 0)
-		return log_error_errno(-errno, "cannot open '%s': %m", path), -errno;
+	if (fd < 0) {
+		r = -errno;
+		return log_error_errno(r, "cannot open '%s': %m", path);
+	}
 	r = df_read_full_fd(fd, max, buf, len);
 	if (r < 0)
 		log_error_errno(r, "cannot read '%s': %m", path);
@@ -346,7 +348,7 @@ static int run(int argc, char **argv)
 	v.expect_sha = sha;
 	logpath = arg_event_log ? strdup(arg_event_log) : df_ctx_path(ctl_ctx, DF_EVENT_LOG_PATH);
 	if (!logpath)
-		return log_oom(), EXIT_ERROR;
+		return ctl_oom();
 	if (read_whole(logpath, LOG_SIZE_MAX, &buf, &len) < 0)
 		return EXIT_ERROR;
 	if (memchr(buf, '\0', len)) {
@@ -355,7 +357,7 @@ static int run(int argc, char **argv)
 	}
 	r = df_evlog_parse(buf, len, &log, why, sizeof(why));
 	if (r == -ENOMEM)
-		return log_oom(), EXIT_ERROR;
+		return ctl_oom();
 	if (r < 0) {
 		log_error("'%s' is not a valid event log: %s", logpath, why);
 		return EXIT_ERROR;

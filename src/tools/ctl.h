@@ -114,6 +114,14 @@ void ctl_common_help(const struct ctl_verb *v);
  * parsed or run, else drvfilterctl --help); returns EXIT_USAGE.
  */
 _printf_(1, 2) int ctl_usage_error(const char *fmt, ...);
+/*
+ * Log an error that ends the verb, "drvfilterctl: MESSAGE", %m being
+ * strerror(-@r) (or strerror(@r)), once, where it is handled; returns
+ * EXIT_ERROR, for 'return ctl_error_errno(r, "cannot read '%s': %m", path);'.
+ */
+_printf_(2, 3) int ctl_error_errno(int r, const char *fmt, ...);
+/* "out of memory"; returns EXIT_ERROR. */
+int ctl_oom(void);
 /* The verb being parsed or run, for ctl_usage_error(); NULL before there is one. */
 void ctl_set_verb(const struct ctl_verb *v);
 /* Whether --format named @format (one of the verb's formats). */

@@ -109,7 +109,7 @@ static int dispatch(int argc, char **argv)
 		return r;
 	r = df_ctx_new(arg_sysroot, &ctl_ctx);
 	if (r < 0)
-		return log_error_errno(r, "%m"), EXIT_ERROR;
+		return ctl_error_errno(r, "%m");
 	df_ctx_set_log_fn(ctl_ctx, log_stderr, NULL);
 	df_ctx_set_log_priority(ctl_ctx, LOG_WARNING);
 	/* The verb's arguments: its name, then what getopt left. */
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 	log_set_program("drvfilterctl");
 	args = ctl_verb_argv(argc, argv, &verb);
 	if (!args)
-		return log_oom(), EXIT_ERROR;
+		return ctl_oom();
 	r = verb ? dispatch(argc - 1, args) : ctl_no_verb(argc, argv, help);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		log_error("cannot write the output: %m");

@@ -49,7 +49,7 @@ int status_view_columns(struct status_view *v, const char *spec)
 	char *save = NULL;
 
 	if (!copy)
-		return log_oom(), EXIT_ERROR;
+		return ctl_oom();
 	v->plus = spec[0] == '+';
 	v->nextra = 0;
 	for (size_t c = 0; c < ARRAY_SIZE(infos); c++)
