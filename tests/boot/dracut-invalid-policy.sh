@@ -8,11 +8,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 DESTDIR=$tmp/stage cmake --install "$1" --prefix /usr >/dev/null
 printf '[allow]\npci = virtio-pci\npci = e1000\n' >"$tmp/bad.conf"
-cp -a /usr/lib/dracut "$tmp/dracut"
-cp -a "$tmp/stage/usr/lib/dracut/modules.d/90drvfilter" "$tmp/dracut/modules.d/"
+sh "$(dirname "$0")/scratch-dracut.sh" "$tmp/stage" "$tmp/dracut"
+mkdir -p "$tmp/confd"
 kver=$(uname -r)
 if drvfilter_prefix=$tmp/stage drvfilter_policy=$tmp/bad.conf dracutbasedir=$tmp/dracut \
-	dracut --force --no-hostonly --no-kernel --modules "base drvfilter" --kver "$kver" \
+	dracut --force --conf /dev/null --confdir "$tmp/confd" --no-hostonly --no-kernel --modules "base drvfilter" --kver "$kver" \
 	"$tmp/initrd.img" >"$tmp/log" 2>&1; then
 	echo "FAIL: dracut succeeded with an invalid policy"
 	exit 1

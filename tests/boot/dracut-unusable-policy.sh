@@ -19,13 +19,9 @@ confdir=$(pkg-config --variable=dracutconfdir dracut 2>/dev/null || true)
 confdir=${confdir:-/usr/lib/dracut/dracut.conf.d}
 # dracut from the system with the staged module and the staged dracut.conf.d
 # file beside its own (dracut reads $dracutbasedir/dracut.conf.d).
-cp -a /usr/lib/dracut "$tmp/dracut"
-cp -a "$stage/usr/lib/dracut/modules.d/90drvfilter" "$tmp/dracut/modules.d/"
-# The image's own blacklist, where the build has it.
-[ ! -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ] ||
-	cp -a "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" "$tmp/dracut/modules.d/"
-mkdir -p "$tmp/dracut/dracut.conf.d" "$tmp/emptyconfd"
-cp "$stage$confdir/50-drvfilter.conf" "$tmp/dracut/dracut.conf.d/" 2>/dev/null
+sh "$(dirname "$0")/scratch-dracut.sh" "$stage" "$tmp/dracut" || exit 1
+mkdir -p "$tmp/emptyconfd"
+[ -e "$tmp/dracut/dracut.conf.d/50-drvfilter.conf" ] || { echo "FAIL: the build has no $confdir/50-drvfilter.conf"; exit 1; }
 fail=0
 no() { echo "FAIL: $*" && fail=1; }
 

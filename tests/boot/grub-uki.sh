@@ -9,9 +9,9 @@
 # UKI: dracut --uefi with the --format=dracut snippet in its configuration
 # builds an image whose .cmdline section holds them. The options fill the
 # budget the command line leaves: nothing is cut on the way.
-#   grub-uki.sh BUILD-DIR
+#   grub-uki.sh STAGE (stage.sh's staged release build)
 set -eu
-build=$1
+stage=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 stub=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
 for tool in qemu-system-x86_64 dracut grub-mkrescue xorriso objcopy; do
@@ -20,7 +20,6 @@ done
 [ -e "$stub" ] || { echo "$stub is missing: scripts/install-deps test" >&2; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-DESTDIR=$tmp/stage cmake --install "$build" --prefix /usr >/dev/null
 kdir=$(sh "$here/stock-kernel.sh")
 kver=$(basename "$(ls -d "$kdir"/lib/modules/*)")
 # A target known by its module tree and its command line only (not known to
@@ -43,7 +42,7 @@ virtio = virtio_blk, virtio_net
 [deny]
 pci = e1000
 POLICY
-ctl() { "$tmp/stage/usr/sbin/drvfilterctl" --sysroot "$tmp/target" --policy "$tmp/policy.conf" "$@" 2>/dev/null; }
+ctl() { "$stage/usr/sbin/drvfilterctl" --sysroot "$tmp/target" --policy "$tmp/policy.conf" "$@" 2>/dev/null; }
 ctl cmdline >"$tmp/options"
 ctl --format=grub cmdline >"$tmp/drvfilter.cfg"
 mkdir -p "$tmp/dracut.conf.d"
@@ -80,7 +79,7 @@ contains() { # WHAT FILE-OF-PARAMS
 GRUB_CMDLINE_LINUX=
 # shellcheck disable=SC1091 # the snippet under test
 . "$tmp/drvfilter.cfg"
-GUEST_GRUB_CMDLINE=$GRUB_CMDLINE_LINUX sh "$here/boot-guest.sh" "$tmp/stage" "$kdir" \
+GUEST_GRUB_CMDLINE=$GRUB_CMDLINE_LINUX sh "$here/boot-guest.sh" "$stage" "$kdir" \
 	"$tmp/policy.conf" "$tmp/out"
 echo "grub.cfg's linux line: $(grep 'linux ' "$tmp/out/grub.cfg" | cut -c1-300)..."
 line=$(sed -n 's/^DRVFILTER-CMDLINE: //p' "$tmp/out/console")
@@ -93,8 +92,11 @@ echo "the guest's /proc/cmdline (${#line} bytes): $(printf '%s' "$line" | cut -c
 printf '%s\n' "$line" | params >"$tmp/got"
 contains "the command line GRUB booted" "$tmp/got"
 
-# A unified kernel image: dracut --uefi builds kernel_cmdline into its .cmdline section.
-dracut --force --no-hostonly --no-hostonly-cmdline --no-early-microcode --conf /dev/null \
+# A unified kernel image: dracut --uefi builds kernel_cmdline into its .cmdline
+# section. The test's own dracut and the snippet as its only configuration:
+# nothing of the host's drvfilter (policy, modules, dracut.conf.d) is read.
+sh "$here/scratch-dracut.sh" "$stage" "$tmp/dracut"
+dracutbasedir=$tmp/dracut drvfilter_prefix=$stage drvfilter_policy=$tmp/policy.conf dracut --force --no-hostonly --no-hostonly-cmdline --no-early-microcode --conf /dev/null \
 	--confdir "$tmp/dracut.conf.d" --modules base --kver "$kver" \
 	--kmoddir "$kdir/lib/modules/$kver" --kernel-image "$kdir/boot/vmlinuz-$kver" \
 	--uefi --uefi-stub "$stub" "$tmp/uki.efi" >"$tmp/dracut.log" 2>&1 || {
