@@ -19,6 +19,10 @@ kdir=$(sh "$here/stock-kernel.sh")
 kver=$(basename "$(ls -d "$kdir"/lib/modules/*)")
 key=$( (cat "$0" "$kdir/done" && echo "$suite $mirror") | sha256sum | cut -c1-16)
 dir=$cache/real-root/$key
+mkdir -p "$cache/real-root"
+# One build per key, however many tests ask at once.
+exec 9>"$dir.lock"
+flock 9
 if [ ! -e "$dir/done" ]; then
 	for tool in debootstrap mkfs.ext4 debugfs; do
 		command -v "$tool" >/dev/null || { echo "$tool is missing: scripts/install-deps rootfs" >&2; exit 77; }

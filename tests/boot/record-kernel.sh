@@ -17,8 +17,13 @@ key=$( (basename "$kdir" && cat "$here/record-kernel.sh" "$here/boot-guest.sh" \
 	"$here"/dracut/95drvfiltertest/* "$top/src/libdrvfilter/record.c" \
 	"$top/src/libdrvfilter/initcalls.c" "$top/src/tools/ctl-record.c") | sha256sum | cut -c1-16)
 dir=$cache/record/$(basename "$kdir")-$key
-if [ ! -e "$dir.done" ]; then
-	mkdir -p "$cache/record"
+mkdir -p "$cache/record"
+# One recording boot per kernel and key, however many tests ask at once.
+exec 9>"$dir.lock"
+flock 9
+if [ -e "$dir.done" ]; then
+	echo "record-kernel: the recording of $(basename "$kdir") (cached: $dir)" >&2
+else
 	tmp=$(mktemp -d "$cache/record/tmp.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	truncate -s 256M "$tmp/record.img"

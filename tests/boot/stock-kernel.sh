@@ -26,8 +26,11 @@ if [ -n "$series" ]; then
 fi
 [ -n "$pkg" ] || { echo "stock-kernel: no linux-image-${series:+$series*-}amd64 package known to apt" >&2; exit 1; }
 dir=$cache/stock/$pkg
+mkdir -p "$cache/stock"
+# One download per package, however many tests ask at once.
+exec 9>"$dir.lock"
+flock 9
 if [ ! -e "$dir/done" ]; then
-	mkdir -p "$cache/stock"
 	tmp=$(mktemp -d "$cache/stock/dl.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
 	(cd "$tmp" && apt-get download -q "$pkg" >&2)
