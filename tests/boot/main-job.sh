@@ -1,21 +1,25 @@
 #!/bin/sh
-# The main job as a fresh Debian 12 machine runs it: scripts/run-guest from a
-# build directory of its own, with no test-only package visible to the build
-# (pkg-config cannot see Check) and a cache that holds only the downloaded
-# stock kernel, so that the reference boot records the kernel anew. It must
-# exit 0 and end with no violation and status exit 0 (on 6.12, with its one
+# The main job as a fresh Debian 12 machine runs it: scripts/run-guest with
+# no test-only package visible to the build (pkg-config cannot see Check),
+# in the release build that boot/stage configured the same way (stage.sh
+# checks that it needs no Check). The stock kernel and its recording come
+# from the cache the boot tests share, keyed by their inputs: on a machine
+# with an empty cache the reference boot records the kernel here or in the
+# scenario that needed it first (record-kernel.sh holds a lock). It must exit
+# 0 and end with no violation and status exit 0 (on 6.12, with its one
 # drift, status exit 3).
-#   main-job.sh SOURCE-DIR WORK-DIR [SERIES]
+#   main-job.sh SOURCE-DIR BUILD-DIR WORK-DIR [SERIES]
 # SERIES: the stock kernel's, as run-guest --kernel takes it (default: 6.1).
 set -eu
 src=$1
-work=$2
-series=${3:-}
+build=$2
+work=$3
+series=${4:-}
 for tool in qemu-system-x86_64 dracut pkg-config; do
 	command -v "$tool" >/dev/null || { echo "$tool is missing: scripts/install-deps boot" >&2; exit 77; }
 done
 rm -rf "$work"
-mkdir -p "$work/pkgconfig" "$work/cache"
+mkdir -p "$work/pkgconfig"
 # Every .pc file pkg-config knows, but Check's.
 for d in $(pkg-config --variable pc_path pkg-config | tr ':' ' '); do
 	for pc in "$d"/*.pc; do
@@ -24,14 +28,11 @@ for d in $(pkg-config --variable pc_path pkg-config | tr ':' ' '); do
 	done
 done
 PKG_CONFIG_LIBDIR=$work/pkgconfig pkg-config --exists check && { echo "Check is still visible" >&2; exit 1; }
-cache=${DRVFILTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/drvfilter}
-# The kernel download is not what this proves: reuse it when there is one.
-[ -d "$cache/stock" ] && ln -s "$cache/stock" "$work/cache/stock"
 status=0
 set --
 [ -z "$series" ] || set -- --kernel "$series"
-PKG_CONFIG_LIBDIR=$work/pkgconfig DRVFILTER_CACHE=$work/cache \
-	sh "$src/scripts/run-guest" "$@" --build-dir "$work/build" >"$work/out" 2>"$work/err" || status=$?
+PKG_CONFIG_LIBDIR=$work/pkgconfig \
+	sh "$src/scripts/run-guest" "$@" --build-dir "$build" >"$work/out" 2>"$work/err" || status=$?
 cat "$work/out"
 fail=0
 check() {
@@ -49,14 +50,8 @@ else
 	tail -n 30 "$work/err"
 	fail=1
 fi
-if grep -q 'Check (libcheck)' "$work/err"; then
-	echo "FAIL: the release configuration looked for Check"
-	fail=1
-else
-	echo "PASS: the release configuration needs no Check"
-fi
-if grep -q '^record-kernel: a recording boot' "$work/err"; then
-	echo "PASS: a reference boot recorded the kernel"
+if grep -q '^record-kernel: \(a recording boot\|the recording\) of ' "$work/err"; then
+	echo "PASS: the boot options come from a reference boot's recording of the kernel"
 else
 	echo "FAIL: no reference boot recorded the kernel"
 	fail=1

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# shellcheck disable=SC2154,SC2034 # tmp, here, console: set by run-scenario.sh; shipped: for expect.sh
+# shellcheck disable=SC2154,SC2034 # tmp, stage, here, console: set by check-scenario.sh; shipped: for expect.sh
 # What the measurement scenarios share (sourced by their expect.sh): the
 # guest's evidence taken off its console (the event log, and PCR 8 as
 # tpm2_pcrread read it in the guest), and drvfilterctl verify run on it on
@@ -18,7 +18,7 @@ echo "PCRS (tpm2_pcrread in the guest):"
 sed 's/^/  /' "$evidence/pcrs"
 # verify ARGS...: its output shown and kept, its status returned.
 verify() {
-	"$tmp/stage/usr/sbin/drvfilterctl" verify --event-log "$evidence/tpm2-measure.log" \
+	"$stage/usr/sbin/drvfilterctl" verify --event-log "$evidence/tpm2-measure.log" \
 		--pcrs "$evidence/pcrs" "$@" >"$evidence/verify.out" 2>&1
 	status=$?
 	sed 's/^/  VERIFY: /' "$evidence/verify.out"

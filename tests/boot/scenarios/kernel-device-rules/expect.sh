@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Device rules in kernel mode, on the patched kernel booted with the policy's
-# boot options (sourced by run-scenario.sh). The qemu file makes QEMU's
+# boot options (sourced by check-scenario.sh). The qemu file makes QEMU's
 # virtio devices modern (the root disk 1af4:1042, the network 1af4:1041) and
 # adds a legacy network device (1af4:1000) that the policy's device rules
 # refuse virtio-pci: the kernel keeps virtio-pci from it from its first

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# shellcheck disable=SC2154 # here, scenario, shipped: set by run-scenario.sh and measure.sh
+# shellcheck disable=SC2154 # here, scenario, shipped: set by check-scenario.sh and measure.sh
 # A policy that cannot be used (writable by anyone in the image): the boot
 # fails closed, the TPM (bound before) stays, the measurement says so, and
 # verify refuses the guest. On a stock kernel failing closed denies the

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# shellcheck disable=SC2154 # here, scenario, shipped: set by run-scenario.sh and measure.sh
+# shellcheck disable=SC2154 # here, scenario, shipped: set by check-scenario.sh and measure.sh
 # drvfilter=off: nothing is enforced, the measurement says so, verify refuses.
 # shellcheck disable=SC1091 # the scenarios' shared checks
 . "$here/measure.sh"

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# shellcheck disable=SC2154 # here, scenario, shipped: set by run-scenario.sh and measure.sh
+# shellcheck disable=SC2154 # here, scenario, shipped: set by check-scenario.sh and measure.sh
 # The shipped policy on Debian's stock kernel with swtpm as the guest's TPM:
 # apply extends PCR 8, the guest reads it back, and verify on the host
 # replays the log to that value and accepts the policy.

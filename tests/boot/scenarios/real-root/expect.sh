@@ -8,7 +8,7 @@
 # again from the real root, before coldplug, and status says which module set
 # its blacklist comes from.
 order_ok() {
-	# shellcheck disable=SC2154 # console: run-scenario.sh's
+	# shellcheck disable=SC2154 # console: check-scenario.sh's
 	order=$(sed -n 's/^DRVFILTER-ORDER: //p' "$console")
 	done_at=${order%% *} trigger_at=${order##* }
 	[ "${done_at:-0}" -gt 0 ] && [ "${trigger_at:-0}" -gt "$done_at" ]

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# Audit mode on the stock kernel (sourced by run-scenario.sh): the policy
+# Audit mode on the stock kernel (sourced by check-scenario.sh): the policy
 # denies e1000, yet nothing is enforced: no blacklist, e1000 loads and
 # drives its device; the kernel log says what enforcement would have done,
 # and status lists e1000 as what would have been denied.

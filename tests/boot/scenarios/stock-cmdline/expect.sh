@@ -22,7 +22,7 @@ expect "virtio_net drives its device" json_has '"bus":"virtio","name":"virtio_ne
 expect "status --json: the skipped init calls are named" json_has '{"function":"i8042_init","module":"i8042"}'
 expect "status --json: the refused modules are named" json_has '"module_blacklist":\[[^]]*"e1000"'
 expect "status --json: no violation" json_has '"violations":\[\]'
-# shellcheck disable=SC2154 # $series is run-scenario.sh's
+# shellcheck disable=SC2154 # $series is check-scenario.sh's
 if [ "$series" = 6.12 ]; then
 	# On 6.12 xhci_pci is a library too: xhci_pci_renesas builds on it. The
 	# options, computed from the whole module tree, leave it out (a module

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Device rules in fallback mode, on Debian's stock kernel (sourced by
-# run-scenario.sh). The qemu file makes QEMU's virtio devices modern
+# check-scenario.sh). The qemu file makes QEMU's virtio devices modern
 # (the root disk 1af4:1042, the network 1af4:1041) and adds a legacy network
 # device (1af4:1000) that the policy's device rules refuse virtio-pci.
 #
