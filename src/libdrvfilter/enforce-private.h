@@ -98,9 +98,14 @@ int df_kfilter_check_bit(struct df_run *run, int dirfd, const char *attr, const 
 /* ---- fallback.c: the modprobe.d blacklist and unbinding ---- */
 
 int df_fallback_blacklist(struct df_run *run);
-/* Detach @device from the driver whose directory is @drvfd, through its unbind file. */
-int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
-		       const char *device);
+/*
+ * Detach @device from the driver whose directory is @drvfd, through its
+ * unbind file: what every path that unbinds a device takes (the boot walk in
+ * either mode, the udev handler). A driver without an unbind file is an
+ * error, with a warning that says why.
+ */
+int df_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
+	      const char *device);
 /*
  * A device that device rules refuse to the driver it is bound to: unbind it,
  * and keep it from binding again ("none" in its driver_override, where the

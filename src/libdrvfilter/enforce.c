@@ -151,7 +151,6 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 	}
 	for (size_t i = 0; i < ndevices && r >= 0; i++) {
 		if (keep) {
-			run->rep->counts.kept++;
 			r = df_record(run, DF_ACT_KEEP, bus, name, devices[i], NULL, 0);
 		} else {
 			if (fd < 0)
@@ -163,7 +162,7 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
 						   strerror(-fd));
 				break;
 			}
-			r = df_fallback_unbind(run, fd, bus, name, devices[i]);
+			r = df_unbind(run, fd, bus, name, devices[i]);
 		}
 	}
 	strv_free_array(devices, ndevices);

@@ -71,8 +71,6 @@ int df_fallback_blacklist(struct df_run *run)
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		if (!mods[i])
 			continue;
-		if (!err)
-			run->rep->counts.blacklisted++;
 		r = df_record(run, DF_ACT_BLACKLIST, NULL, mods[i], NULL, NULL, err);
 	}
 	strv_free_array(mods, n);
@@ -82,17 +80,18 @@ int df_fallback_blacklist(struct df_run *run)
 	return r;
 }
 
-int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
-		       const char *device)
+int df_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
+	      const char *device)
 {
 	int err = df_run_write_at(run, drvfd, "unbind", device);
 	int r;
 
-	/* ENODEV: it went away or was unbound meanwhile; the goal holds. */
+	/*
+	 * ENODEV: it went away or was unbound meanwhile; the goal holds. Any
+	 * other error, ENOENT included (no unbind file), leaves it bound.
+	 */
 	if (err == -ENODEV)
 		err = 0;
-	if (!err)
-		run->rep->counts.unbound++;
 	r = df_record(run, DF_ACT_UNBIND, bus, driver, device, NULL, err);
 	if (err == -ENOENT && faccessat(drvfd, "unbind", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
 		df_warning(run, bus, driver,
@@ -147,7 +146,7 @@ int df_refuse_device(struct df_run *run, int drvfd, const char *bus, const char 
 	_cleanup_close_ int devfd = -1;
 	int r, err;
 
-	r = df_fallback_unbind(run, drvfd, bus, driver, device);
+	r = df_unbind(run, drvfd, bus, driver, device);
 	if (r < 0)
 		return r;
 	/* driverctl's way: "none" names no driver, so none binds it (until reboot). */

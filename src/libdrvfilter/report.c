@@ -233,8 +233,15 @@ static int record(struct df_run *run, enum df_action_kind kind, const char *bus,
 	bool confirm = logged == LOGGED_QUIET && !error;
 	int prio = error ? LOG_ERR : confirm ? LOG_INFO : LOG_NOTICE;
 
+	/* The one place an action is counted. */
 	if (error)
 		rep->counts.errors++;
+	else if (kind == DF_ACT_UNBIND)
+		rep->counts.unbound++;
+	else if (kind == DF_ACT_KEEP)
+		rep->counts.kept++;
+	else if (kind == DF_ACT_BLACKLIST)
+		rep->counts.blacklisted++;
 	if ((logged != LOGGED_ELSEWHERE || error) && df_log_enabled(run->ctx, prio))
 		log_action(run, prio, kind, bus, driver, device, value, error, detached);
 	if (confirm)
@@ -272,11 +279,9 @@ int df_record_detach(struct df_run *run, const char *bus, const char *driver, co
 	const struct detached d = { devices, ndevices };
 	int r = record(run, DF_ACT_ALLOWED, bus, driver, NULL, value, 0, LOGGED, &d);
 
-	for (size_t i = 0; i < ndevices && r >= 0; i++) {
-		run->rep->counts.unbound++;
+	for (size_t i = 0; i < ndevices && r >= 0; i++)
 		r = record(run, DF_ACT_UNBIND, bus, driver, devices[i], NULL, 0, LOGGED_ELSEWHERE,
 			   NULL);
-	}
 	return r;
 }
 

@@ -93,32 +93,29 @@ static int device_bound(struct df_run *run, const struct df_uevent *ev)
 	_cleanup_free_ char *path = NULL;
 	_cleanup_close_ int fd = -1;
 	struct df_verdict v;
-	int err;
+	bool refuse;
 
 	df_policy_decide(run->p, ev->bus, ev->driver, &v);
-	if (v.allowed && !v.restricted)
-		return 0;
-	if (asprintf(&path, "/sys/bus/%s/drivers/%s", ev->bus, ev->driver) < 0)
-		return -ENOMEM;
-	fd = df_open_dir(run->ctx, path);
-	if (v.allowed) {
-		/* Allowed by device rules only: this device must be one of theirs. */
+	/* Allowed by device rules only: this device must be one of theirs. */
+	refuse = v.allowed && v.restricted;
+	if (refuse) {
 		struct df_device_id id;
 		int e = df_device_id_read(run->ctx, ev->bus, ev->device, &id);
 
 		df_policy_decide_device(run->p, ev->bus, ev->driver, e < 0 ? NULL : &id, &v);
-		if (v.allowed)
-			return 0;
-		return fd < 0 ? df_record(run, DF_ACT_UNBIND, ev->bus, ev->driver, ev->device, NULL,
-					  fd)
-			      : df_refuse_device(run, fd, ev->bus, ev->driver, ev->device);
 	}
-	err = fd < 0 ? fd : df_run_write_at(run, fd, "unbind", ev->device);
-	if (err == -ENODEV || err == -ENOENT)
-		err = 0; /* gone already */
-	if (!err)
-		run->rep->counts.unbound++;
-	return df_record(run, DF_ACT_UNBIND, ev->bus, ev->driver, ev->device, NULL, err);
+	if (v.allowed)
+		return 0;
+	if (asprintf(&path, "/sys/bus/%s/drivers/%s", ev->bus, ev->driver) < 0)
+		return -ENOMEM;
+	fd = df_open_dir(run->ctx, path);
+	/* The driver is gone, and its devices went with it: as in the boot walk. */
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return df_record(run, DF_ACT_UNBIND, ev->bus, ev->driver, ev->device, NULL, fd);
+	return refuse ? df_refuse_device(run, fd, ev->bus, ev->driver, ev->device)
+		      : df_unbind(run, fd, ev->bus, ev->driver, ev->device);
 }
 
 int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct df_uevent *ev,

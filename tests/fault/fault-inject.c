@@ -10,7 +10,9 @@
  *                   "short" (a write takes one byte less than asked, so a
  *                   one-byte write takes none), or, for open, "vanish": the
  *                   file's directory is renamed away (DIR.gone) just before
- *                   the real open, as when a driver unregisters meanwhile
+ *                   the real open, as when a driver unregisters meanwhile;
+ *                   or "remove": the file itself is removed first, as a
+ *                   driver that suppresses its bind attributes has no unbind
  *   DF_FAULT_TIMES  how many matching calls fail (default: every one)
  *   DF_FAULT_LOG    a file that gets one line per injected fault
  *
@@ -37,9 +39,9 @@ static const struct {
 	const char *name;
 	int err;
 } errs[] = {
-	{ "EIO", EIO },	      { "EACCES", EACCES }, { "ENODEV", ENODEV },
-	{ "ENOENT", ENOENT }, { "EINTR", EINTR },   { "ENOSPC", ENOSPC },
-	{ "EPERM", EPERM },   { "short", 0 },	    { "vanish", -1 },
+	{ "EIO", EIO },	    { "EACCES", EACCES }, { "ENODEV", ENODEV }, { "ENOENT", ENOENT },
+	{ "EINTR", EINTR }, { "ENOSPC", ENOSPC }, { "EPERM", EPERM },	{ "short", 0 },
+	{ "vanish", -1 },   { "remove", -2 },
 };
 
 static void init(void)
@@ -79,7 +81,7 @@ static void note(const char *op, const char *path, const char *err)
 
 /*
  * Whether this call of @op on @path fails; if so *err is the errno, 0 for a
- * short write, -1 for "vanish".
+ * short write, -1 for "vanish", -2 for "remove".
  */
 static int should_fail(const char *op, const char *path, int *err)
 {
@@ -151,17 +153,22 @@ int openat(int dirfd, const char *path, int flags, ...)
 		char *slash = full ? strrchr(full, '/') : NULL;
 		char gone[4200];
 
-		if (err != -1 || !slash) {
+		if (err == -2) {
+			/* remove: the file is not there, then the open really happens. */
+			if (unlink(full) < 0)
+				abort();
+		} else if (err != -1 || !slash) {
 			free(full);
 			errno = err > 0 ? err : EIO;
 			return -1;
+		} else {
+			/* vanish: the directory goes away, then the open really happens. */
+			*slash = '\0';
+			snprintf(gone, sizeof(gone), "%s.gone", full);
+			if (rename(full, gone) < 0)
+				abort();
+			*slash = '/';
 		}
-		/* vanish: the directory goes away, then the open really happens. */
-		*slash = '\0';
-		snprintf(gone, sizeof(gone), "%s.gone", full);
-		if (rename(full, gone) < 0)
-			abort();
-		*slash = '/';
 	}
 	if (!next)
 		next = real("openat");
