@@ -203,9 +203,6 @@ void df_busdevs_release(struct df_busdevs *b);
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */
 int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin);
 
-/* report.c: a clock's time in microseconds. */
-long long df_now_usec(clockid_t clock);
-
 /* ---- fileio.c: whole files ---- */
 
 /*

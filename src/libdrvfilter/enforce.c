@@ -12,6 +12,7 @@
 
 #include "enforce-private.h"
 #include "strv.h"
+#include "time-util.h"
 
 enum df_mode df_effective_mode(const struct df_policy *p, bool kernel_filter)
 {
@@ -417,7 +418,7 @@ int df_run_start(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, 
 int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_report **ret)
 {
 	_cleanup_close_ int kfd = -1;
-	long long t0 = df_now_usec(CLOCK_MONOTONIC);
+	long long t0 = now_usec(CLOCK_MONOTONIC);
 	struct df_run run;
 	int r;
 

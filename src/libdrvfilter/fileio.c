@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "drvfilter-private.h"
+#include "time-util.h"
 
 ssize_t df_read_loop(int fd, char *buf, size_t size)
 {
@@ -170,7 +171,7 @@ int df_lock_take(struct df_ctx *ctx)
 {
 	_cleanup_free_ char *dir = df_ctx_path(ctx, "/run/drvfilter");
 	_cleanup_free_ char *path = df_ctx_path(ctx, "/run/drvfilter/lock");
-	long long deadline = df_now_usec(CLOCK_MONOTONIC) + DF_LOCK_WAIT_USEC;
+	long long deadline = now_usec(CLOCK_MONOTONIC) + DF_LOCK_WAIT_USEC;
 
 	if (!dir || !path)
 		return -ENOMEM;
@@ -198,7 +199,7 @@ int df_open_locked(const char *path, int flags, long long deadline)
 
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return -errno;
-		if (df_now_usec(CLOCK_MONOTONIC) > deadline)
+		if (now_usec(CLOCK_MONOTONIC) > deadline)
 			return -ETIMEDOUT;
 		nanosleep(&pause, NULL);
 	}

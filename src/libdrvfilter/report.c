@@ -10,6 +10,7 @@
 #include "array.h"
 #include "enforce-private.h"
 #include "strbuf.h"
+#include "time-util.h"
 
 static const char *const mode_names[] = {
 	[DF_MODE_AUTO] = "auto",
@@ -72,14 +73,6 @@ const char *df_action_label(const struct df_action *a, bool audit)
 	return label(a->kind, a->value, audit);
 }
 
-long long df_now_usec(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **ret)
 {
 	struct df_report *rep = calloc(1, sizeof(*rep));
@@ -98,7 +91,7 @@ int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **re
 	/* Not measured until df_measure() runs (a dry run, a udev event never is). */
 	rep->measurement.setting = p->measure;
 	rep->measurement.pcr = p->measure_pcr;
-	rep->started_usec = df_now_usec(CLOCK_REALTIME);
+	rep->started_usec = now_usec(CLOCK_REALTIME);
 	*ret = rep;
 	return 0;
 }
@@ -342,7 +335,7 @@ void df_warning(struct df_run *run, const char *bus, const char *driver, const c
 
 int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **ret)
 {
-	run->rep->duration_usec = df_now_usec(CLOCK_MONOTONIC) - t0;
+	run->rep->duration_usec = now_usec(CLOCK_MONOTONIC) - t0;
 	if (r < 0) {
 		run->rep = df_report_free(run->rep);
 		return r;

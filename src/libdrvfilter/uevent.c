@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "enforce-private.h"
+#include "time-util.h"
 
 /* "/bus/B/drivers/D" into B and D, both checked. */
 static int split_driver_devpath(const char *devpath, char *bus, char *drv)
@@ -122,7 +123,7 @@ int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct 
 		    unsigned flags, struct df_report **ret)
 {
 	_cleanup_close_ int kfd = -1;
-	long long t0 = df_now_usec(CLOCK_MONOTONIC);
+	long long t0 = now_usec(CLOCK_MONOTONIC);
 	struct df_run run;
 	int r;
 
