@@ -329,7 +329,10 @@ static void measure_rtmr(struct measure_run *mr, const char *path, const char *e
 
 int df_measure(struct df_ctx *ctx, const struct df_policy *p, struct df_report *rep)
 {
-	struct measure_run mr = { { ctx, p, rep, false }, &rep->measurement, -1 };
+	/* A run taken up again, to log and count what fails here in its report. */
+	struct measure_run mr = { { .ctx = ctx, .p = p, .rep = rep, .kfd = -1 },
+				  &rep->measurement,
+				  -1 };
 	_cleanup_free_ char *tpm = df_ctx_path(ctx, DF_TPM_PATH);
 	_cleanup_free_ char *rtmr = df_ctx_path(ctx, DF_RTMR_PATH);
 	size_t errors = rep->counts.errors;
