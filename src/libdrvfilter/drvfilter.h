@@ -625,6 +625,11 @@ struct df_report {
 #define DF_APPLY_DRY_RUN (1u << 0)
 /* Honour drvfilter=off on /proc/cmdline (the boot helper does; an explicit apply too). */
 #define DF_APPLY_OVERRIDE_OK (1u << 1)
+/*
+ * The run from the real root after switch_root: an initramfs that left no
+ * record of its own run is an error (it enforced nothing until now).
+ */
+#define DF_APPLY_REAL_ROOT (1u << 2)
 
 /*
  * Enforce @p now: kernel mode when /sys/kernel/driver_filter exists (or the

@@ -327,5 +327,14 @@ int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, stru
 				   ": enforcing in fallback mode");
 		r = enforce_all(&run);
 	}
+	/*
+	 * After switch_root the initramfs's run must have left its state: else
+	 * it did not run (an image built without 90drvfilter, --omit drvfilter)
+	 * and every driver bound until now was bound unchecked.
+	 */
+	if (r >= 0 && (flags & DF_APPLY_REAL_ROOT) && !run.rep->in_initramfs &&
+	    !run.rep->initramfs_sha256)
+		df_critical(&run, "the initramfs left no record of drvfilter-apply (built without "
+				  "90drvfilter?): nothing was enforced before the real root");
 	return run.rep ? df_run_finish(&run, r, ret) : r;
 }
