@@ -19,7 +19,16 @@ _printf_(6, 7) void df_log(const struct df_ctx *ctx, int priority, const char *f
 
 /* Whether a message of @priority would reach the log function (to skip building it). */
 bool df_log_enabled(const struct df_ctx *ctx, int priority);
-#define df_log_cond(ctx, prio, ...) df_log(ctx, prio, __FILE__, __LINE__, __func__, __VA_ARGS__)
+/*
+ * Log at @prio: the priority is tested first, so that the arguments of a
+ * message nobody reads (a debug line's strerror(), a name built) are not
+ * even computed (kmod's kmod_log_cond()).
+ */
+#define df_log_cond(ctx, prio, ...)                                                   \
+	do {                                                                          \
+		if (df_log_enabled(ctx, prio))                                        \
+			df_log(ctx, prio, __FILE__, __LINE__, __func__, __VA_ARGS__); \
+	} while (0)
 #define df_dbg(ctx, ...) df_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
 
 _printf_(4, 5) int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line,

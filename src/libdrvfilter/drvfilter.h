@@ -268,7 +268,6 @@ const char *df_policy_file(const struct df_policy *p, size_t i);
  * drvfilter.conf(5)). "" for a fail-closed policy.
  */
 const char *df_policy_sha256(const struct df_policy *p);
-bool df_policy_fail_closed(const struct df_policy *p);
 bool df_policy_default_allows(const struct df_policy *p);
 enum df_bound df_policy_bound(const struct df_policy *p);
 enum df_mode df_policy_mode(const struct df_policy *p);

@@ -372,6 +372,41 @@ START_TEST(test_read_full_fd)
 }
 END_TEST
 
+static unsigned logged, evaluated;
+
+static void count_log(void *data, int priority, const char *file, int line, const char *fn,
+		      const char *format, va_list ap)
+{
+	(void)data, (void)priority, (void)file, (void)line, (void)fn, (void)format, (void)ap;
+	logged++;
+}
+
+/* What a message's arguments cost, counted. */
+static const char *costly(void)
+{
+	evaluated++;
+	return "x";
+}
+
+/* df_log_cond() computes no argument of a message below the log priority. */
+START_TEST(test_log_cond_tests_priority_first)
+{
+	struct df_ctx *ctx;
+
+	ck_assert_int_eq(df_ctx_new(NULL, &ctx), 0);
+	df_ctx_set_log_fn(ctx, count_log, NULL);
+	df_ctx_set_log_priority(ctx, LOG_NOTICE);
+	logged = evaluated = 0;
+	df_log_cond(ctx, LOG_DEBUG, "%s", costly());
+	ck_assert_uint_eq(evaluated, 0);
+	ck_assert_uint_eq(logged, 0);
+	df_log_cond(ctx, LOG_NOTICE, "%s", costly());
+	ck_assert_uint_eq(evaluated, 1);
+	ck_assert_uint_eq(logged, 1);
+	df_ctx_unref(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("enforce");
@@ -386,6 +421,7 @@ int main(void)
 	tcase_add_test(tc, test_uevent_parse);
 	tcase_add_test(tc, test_uevent_apply);
 	tcase_add_test(tc, test_read_full_fd);
+	tcase_add_test(tc, test_log_cond_tests_priority_first);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
