@@ -228,7 +228,9 @@ ssize_t df_read_loop(int fd, char *buf, size_t size);
 /*
  * @dir/@name (under the sysroot) replaced by temporary file and rename(2),
  * all or nothing; @fill writes the contents to a stream whose write errors
- * (also short writes, EINTR retried) fail the whole.
+ * (also short writes, EINTR retried) fail the whole. The file and then the
+ * directory are fsynced: a failure of the last leaves the new file in
+ * place, but not known to be on disk, and is returned.
  */
 int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const char *name,
 			      mode_t mode, int (*fill)(FILE *f, void *data), void *data);

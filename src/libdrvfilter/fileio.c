@@ -114,6 +114,7 @@ int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const c
 {
 	_cleanup_free_ char *d = df_ctx_path(ctx, dir);
 	_cleanup_free_ char *tmp = NULL, *dst = NULL;
+	_cleanup_close_ int dfd = -1;
 	struct sink sink = { -1, 0 };
 	FILE *f;
 	int r;
@@ -142,9 +143,15 @@ int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const c
 		r = -errno;
 	if (r == 0 && rename(tmp, dst) < 0)
 		r = -errno;
-	if (r < 0)
+	if (r < 0) {
 		unlink(tmp);
-	return r;
+		return r;
+	}
+	/* The rename is durable only once the directory is on disk too. */
+	dfd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fsync(dfd) < 0)
+		return -errno;
+	return 0;
 }
 
 struct bytes {

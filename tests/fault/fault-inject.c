@@ -4,8 +4,9 @@
  * of kmod's testsuite: the programs under test stay unmodified.
  *
  *   DF_FAULT_OP     open | read | write | fsync | rename | readlink
- *   DF_FAULT_MATCH  a substring of the path (for read, write and fsync: the
- *                   path the descriptor was opened with)
+ *   DF_FAULT_MATCH  a substring of the path, or its end when it ends in "$"
+ *                   (for read, write and fsync: the path the descriptor was
+ *                   opened with)
  *   DF_FAULT_ERR    EIO, EACCES, ENODEV, ENOENT, EINTR, ENOSPC, EPERM,
  *                   "short" (a write takes one byte less than asked, so a
  *                   one-byte write takes none), or, for open, "vanish": the
@@ -23,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +81,17 @@ static void note(const char *op, const char *path, const char *err)
 	}
 }
 
+/* @match anywhere in @path, or, ending in '$', at its end (a directory, not its files). */
+static bool matches(const char *path, const char *match)
+{
+	size_t n = strlen(match), len = strlen(path);
+
+	if (n == 0 || match[n - 1] != '$')
+		return strstr(path, match);
+	n--;
+	return len >= n && strncmp(path + len - n, match, n) == 0;
+}
+
 /*
  * Whether this call of @op on @path fails; if so *err is the errno, 0 for a
  * short write, -1 for "vanish", -2 for "remove".
@@ -90,7 +103,7 @@ static int should_fail(const char *op, const char *path, int *err)
 	const char *e = getenv("DF_FAULT_ERR");
 
 	init();
-	if (!want_op || !match || !e || !path || strcmp(want_op, op) != 0 || !strstr(path, match))
+	if (!want_op || !match || !e || !path || strcmp(want_op, op) != 0 || !matches(path, match))
 		return 0;
 	if (times_left == 0)
 		return 0;
