@@ -107,25 +107,29 @@ bool df_log_enabled(const struct df_ctx *ctx, int priority)
 	return ctx && ctx->log_fn && priority <= ctx->log_priority;
 }
 
+static void log_va(const struct df_ctx *ctx, int priority, const char *file, int line,
+		   const char *fn, const char *format, va_list ap)
+{
+	if (df_log_enabled(ctx, priority))
+		ctx->log_fn(ctx->log_data, priority, file, line, fn, format, ap);
+}
+
 void df_log(const struct df_ctx *ctx, int priority, const char *file, int line, const char *fn,
 	    const char *format, ...)
 {
 	va_list ap;
 
-	if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
-		return;
 	va_start(ap, format);
-	ctx->log_fn(ctx->log_data, priority, file, line, fn, format, ap);
+	log_va(ctx, priority, file, line, fn, format, ap);
 	va_end(ap);
 }
 
+/* The tools' lines have no source position: they are the program's, not the library's. */
 void df_ctx_log(const struct df_ctx *ctx, int priority, const char *format, ...)
 {
 	va_list ap;
 
-	if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
-		return;
 	va_start(ap, format);
-	ctx->log_fn(ctx->log_data, priority, NULL, 0, NULL, format, ap);
+	log_va(ctx, priority, NULL, 0, NULL, format, ap);
 	va_end(ap);
 }

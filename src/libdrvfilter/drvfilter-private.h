@@ -19,7 +19,16 @@ _printf_(6, 7) void df_log(const struct df_ctx *ctx, int priority, const char *f
 
 /* Whether a message of @priority would reach the log function (to skip building it). */
 bool df_log_enabled(const struct df_ctx *ctx, int priority);
-#define df_log_cond(ctx, prio, ...) df_log(ctx, prio, __FILE__, __LINE__, __func__, __VA_ARGS__)
+/*
+ * Log at @prio: the priority is tested first, so that the arguments of a
+ * message nobody reads (a debug line's strerror(), a name built) are not
+ * even computed (kmod's kmod_log_cond()).
+ */
+#define df_log_cond(ctx, prio, ...)                                                   \
+	do {                                                                          \
+		if (df_log_enabled(ctx, prio))                                        \
+			df_log(ctx, prio, __FILE__, __LINE__, __func__, __VA_ARGS__); \
+	} while (0)
 #define df_dbg(ctx, ...) df_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
 
 _printf_(4, 5) int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line,
@@ -203,9 +212,6 @@ void df_busdevs_release(struct df_busdevs *b);
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */
 int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin);
 
-/* report.c: a clock's time in microseconds. */
-long long df_now_usec(clockid_t clock);
-
 /* ---- fileio.c: whole files ---- */
 
 /*
@@ -222,7 +228,9 @@ ssize_t df_read_loop(int fd, char *buf, size_t size);
 /*
  * @dir/@name (under the sysroot) replaced by temporary file and rename(2),
  * all or nothing; @fill writes the contents to a stream whose write errors
- * (also short writes, EINTR retried) fail the whole.
+ * (also short writes, EINTR retried) fail the whole. The file and then the
+ * directory are fsynced: a failure of the last leaves the new file in
+ * place, but not known to be on disk, and is returned.
  */
 int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const char *name,
 			      mode_t mode, int (*fill)(FILE *f, void *data), void *data);

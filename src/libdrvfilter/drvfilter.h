@@ -268,7 +268,6 @@ const char *df_policy_file(const struct df_policy *p, size_t i);
  * drvfilter.conf(5)). "" for a fail-closed policy.
  */
 const char *df_policy_sha256(const struct df_policy *p);
-bool df_policy_fail_closed(const struct df_policy *p);
 bool df_policy_default_allows(const struct df_policy *p);
 enum df_bound df_policy_bound(const struct df_policy *p);
 enum df_mode df_policy_mode(const struct df_policy *p);
@@ -625,6 +624,11 @@ struct df_report {
 #define DF_APPLY_DRY_RUN (1u << 0)
 /* Honour drvfilter=off on /proc/cmdline (the boot helper does; an explicit apply too). */
 #define DF_APPLY_OVERRIDE_OK (1u << 1)
+/*
+ * The run from the real root after switch_root: an initramfs that left no
+ * record of its own run is an error (it enforced nothing until now).
+ */
+#define DF_APPLY_REAL_ROOT (1u << 2)
 
 /*
  * Enforce @p now: kernel mode when /sys/kernel/driver_filter exists (or the

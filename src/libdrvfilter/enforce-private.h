@@ -1,23 +1,86 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the enforcement files share: one run of apply (the policy, the report
- * being filled, dry run or not), how an action is recorded, and the two
- * actuators, the kernel's filter and fallback mode.
+ * What the enforcement files share: one run of apply (struct df_run: the
+ * policy, the report being filled, the mode's actuator and the kernel
+ * filter's state), how an action is recorded, and the actuators.
  */
 #ifndef DRVFILTER_ENFORCE_PRIVATE_H
 #define DRVFILTER_ENFORCE_PRIVATE_H
 
-#include <time.h>
-
 #include "drvfilter-private.h"
 #include "strv.h"
 
+struct df_actuator;
+
+/*
+ * One run: the boot walk, or one udev event. The mode, the counts and the
+ * actions are the report's (rep->mode, rep->counts): the run fills it, and
+ * df_run_finish() hands it over.
+ */
 struct df_run {
 	struct df_ctx *ctx;
 	const struct df_policy *p;
 	struct df_report *rep;
-	bool dry_run;
+	const struct df_actuator *act; /* the mode's, chosen once when the run starts */
+	int kfd; /* /sys/kernel/driver_filter, or -1 (fallback mode) */
+	bool locked; /* the kernel's policy is locked: read at the start, set by the lock */
+	bool writes; /* the write gate: neither a dry run nor audit mode */
+	long long t0; /* CLOCK_MONOTONIC, at the start */
 };
+
+/* A driver being enforced: its names, its bus's drivers/, and its own directory once open. */
+struct df_driver_ref {
+	const char *bus;
+	const char *name;
+	int driversfd; /* -1 when the caller opened @fd itself */
+	int fd; /* -1 until opened */
+};
+
+/*
+ * What a mode does, chosen once per run: the walk calls these and tests no
+ * mode itself. Each returns 0, or a negative errno that stops the run; one
+ * that is NULL has nothing to do in its mode.
+ */
+struct df_actuator {
+	/* Before the walk: the kernel's lists, or the modprobe.d blacklist. */
+	int (*begin)(struct df_run *run);
+	/* The bit of a driver that needs no record: allowed, or denied and driving nothing. */
+	int (*quiet_bit)(struct df_run *run, const struct df_driver_ref *d, bool allowed);
+	/*
+	 * A denied driver driving @devices (to be kept bound with @keep): 1
+	 * when they need nothing more (the kernel detached them, or the driver
+	 * is gone), 0 when each is still to be unbound or kept.
+	 */
+	int (*deny)(struct df_run *run, const struct df_driver_ref *d, bool keep,
+		    const struct strv *devices);
+	/* After the walk: the lock. */
+	int (*end)(struct df_run *run);
+};
+
+/* kernel-filter.c: the kernel's filter, unlocked (written) or locked (checked). */
+extern const struct df_actuator df_kernel_actuator;
+extern const struct df_actuator df_kernel_locked_actuator;
+/* fallback.c: a kernel without the filter. */
+extern const struct df_actuator df_fallback_actuator;
+
+/* ---- enforce-run.c: a run's start and end ---- */
+
+/*
+ * Start a run of @p: its report, the kernel's filter, the mode, and, unless
+ * drvfilter=off holds (checked with DF_APPLY_OVERRIDE_OK), the mode's
+ * actuator. 0 or -ENOMEM.
+ */
+int df_run_start(struct df_run *run, struct df_ctx *ctx, const struct df_policy *p, unsigned flags);
+/*
+ * End it with result @r: the report handed over, or freed when @r < 0.
+ * Returns @r, else -EIO when an action failed, else 0.
+ */
+int df_run_finish(struct df_run *run, int r, struct df_report **ret);
+/* Write an attribute, unless this run writes nothing (a dry run, audit mode). */
+static inline int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value)
+{
+	return run->writes ? df_write_at(dirfd, rel, value) : 0;
+}
 
 /* ---- report.c: the record of a run, and its log lines ---- */
 
@@ -39,13 +102,15 @@ int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bu
 		    const char *driver, const char *value, int error);
 /*
  * A denied driver's bit written with success in kernel mode: the kernel
- * detached its @ndevices devices. One action for the bit and one per device
- * are recorded (the state file lists each device), but they are logged as
- * one line, "action=allowed ... value=0 detached=N devices=A,B,...": a guest
+ * detached its devices. One action for the bit and one per device are
+ * recorded (the state file lists each device), but they are logged as one
+ * line, "action=allowed ... value=0 detached=N devices=A,B,...": a guest
  * with thousands of such devices writes a line per driver, not per device.
  */
 int df_record_detach(struct df_run *run, const char *bus, const char *driver, const char *value,
-		     char *const *devices, size_t ndevices);
+		     const struct strv *devices);
+/* Count a driver decided: seen, and allowed or denied. */
+void df_record_decision(struct df_run *run, const struct df_verdict *v);
 /*
  * Count and log a problem that is not an action (a directory that cannot be
  * read) as "action=error bus=B driver=D error=...": the names (or NULL) in
@@ -58,19 +123,6 @@ _printf_(2, 3) void df_critical(struct df_run *run, const char *fmt, ...);
 /* The same at LOG_WARNING, as action=warning with message=..., not counted. */
 _printf_(4, 5) void df_warning(struct df_run *run, const char *bus, const char *driver,
 			       const char *fmt, ...);
-/*
- * End a run that began at @t0 (CLOCK_MONOTONIC) with result @r: the report
- * handed over, or freed when @r < 0. Returns @r, else -EIO when an action
- * failed, else 0.
- */
-/* A run's start: its report, the kernel's filter (@kfd, or -1) and the mode. */
-int df_run_start(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_run *run,
-		 int *kfd);
-int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **ret);
-/* Whether this run changes the system: not a dry run, not audit mode. */
-bool df_run_writes(const struct df_run *run);
-/* Write an attribute, unless this run changes nothing. */
-int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value);
 
 /* ---- state.c: where this run happens ---- */
 
@@ -84,10 +136,6 @@ int df_report_note_origin(struct df_ctx *ctx, struct df_report *rep);
 /* ---- kernel-filter.c: /sys/kernel/driver_filter and the allowed bits ---- */
 
 /* df_kfilter_open() and df_kfilter_read_locked() are in drvfilter-private.h. */
-/* Write the policy's allow and deny lists. */
-int df_kfilter_write_lists(struct df_run *run, int kfd);
-/* Lock the kernel's policy (with lock = yes); *@locked says whether it now is. */
-int df_kfilter_lock(struct df_run *run, int kfd, bool *locked);
 /*
  * Locked already: compare the allowed bit at @dirfd/@attr with @want. A
  * mismatch is recorded as a failed check; an agreeing bit only when @always.
@@ -95,19 +143,21 @@ int df_kfilter_lock(struct df_run *run, int kfd, bool *locked);
 int df_kfilter_check_bit(struct df_run *run, int dirfd, const char *attr, const char *bus,
 			 const char *driver, bool want, bool always);
 
-/* ---- fallback.c: the modprobe.d blacklist and unbinding ---- */
+/* ---- enforce-unbind.c: a driver's unbind file, and device rules' refusal ---- */
 
-int df_fallback_blacklist(struct df_run *run);
-/* Detach @device from the driver whose directory is @drvfd, through its unbind file. */
-int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
-		       const char *device);
+/*
+ * Detach @device from driver @d through its unbind file: what every path
+ * that unbinds a device takes (the boot walk in either mode, the udev
+ * handler). A driver without an unbind file is an error, with a warning
+ * that says why.
+ */
+int df_unbind(struct df_run *run, struct df_driver_ref *d, const char *device);
 /*
  * A device that device rules refuse to the driver it is bound to: unbind it,
  * and keep it from binding again ("none" in its driver_override, where the
  * bus has one), in either mode.
  */
-int df_refuse_device(struct df_run *run, int drvfd, const char *bus, const char *driver,
-		     const char *device);
+int df_refuse_device(struct df_run *run, struct df_driver_ref *d, const char *device);
 
 /* ---- enforce.c: the decision for one registered driver, and what it takes ---- */
 
@@ -116,6 +166,6 @@ int df_refuse_device(struct df_run *run, int drvfd, const char *bus, const char 
  * bus, or NULL to list them here (a driver that just registered).
  */
 int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-		      bool locked, const struct strv *devices);
+		      const struct strv *devices);
 
 #endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Enforcement: one walk over /sys/bus/B/drivers, each driver decided by the
- * policy and then acted on by the mode's actuator (kernel-filter.c or
- * fallback.c). No full inventory is loaded: a driver's devices are listed only
- * when it is denied, since only then is there something to do with them.
+ * policy and then acted on by the actuator the run chose for its mode
+ * (kernel-filter.c or fallback.c). No full inventory is loaded: a driver's
+ * devices are listed only when it is denied, since only then is there
+ * something to do with them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,51 +14,56 @@
 #include "enforce-private.h"
 #include "strv.h"
 
-enum df_mode df_effective_mode(const struct df_policy *p, bool kernel_filter)
+/*
+ * The driver's own directory, opened once: its descriptor, or -errno (a
+ * problem logged unless the driver is gone, -ENOENT).
+ */
+static int driver_ref_open(struct df_run *run, struct df_driver_ref *d)
 {
-	/*
-	 * mode = kernel without the kernel's filter still enforces: in fallback
-	 * mode. Audit mode is what auto would do.
-	 */
-	return kernel_filter && p->mode != DF_MODE_FALLBACK ? DF_MODE_KERNEL : DF_MODE_FALLBACK;
+	if (d->fd >= 0)
+		return d->fd;
+	d->fd = df_open_dir_at(d->driversfd, d->name);
+	/* The driver went away between readdir and now: nothing left to enforce. */
+	if (d->fd < 0 && d->fd != -ENOENT)
+		df_problem(run, d->bus, d->name, "cannot open the driver's directory: %s",
+			   strerror(-d->fd));
+	return d->fd;
 }
 
 /*
- * A bit that changes nothing worth a record: an allowed driver's 1, a
- * denied driver's 0 when it drives no device. Kernel mode sets it (or,
- * locked, checks it), reached from the bus's drivers/ in one openat (the name
- * holds no '/'), counted and logged quietly; fallback mode has nothing to do.
+ * The devices of a denied driver into @own: from the bus's listing
+ * (@bound), else from its own directory. 1 with *@devices set (to none
+ * when some could not be listed), 0 when it drives none, -ENOENT when its
+ * directory cannot be opened (gone, or a problem logged), -ENOMEM.
  */
-static int quiet_bit(struct df_run *run, const char *bus, int driversfd, const char *name,
-		     bool locked, bool allowed)
+static int denied_devices(struct df_run *run, struct df_driver_ref *d, const struct strv *bound,
+			  struct strv *own, const struct strv **devices)
 {
-	char rel[DF_NAME_MAX + sizeof("/allowed")];
-	int err;
+	size_t skipped = 0;
+	int r;
 
-	if (run->rep->mode != DF_MODE_KERNEL)
+	*devices = bound;
+	if (bound)
+		return bound->n > 0;
+	*devices = own;
+	r = driver_ref_open(run, d);
+	if (r < 0)
+		return -ENOENT;
+	r = df_driver_list_devices(run->ctx, d->fd, &own->v, &own->n, &skipped);
+	own->cap = own->n;
+	if (r == -ENOMEM)
+		return r;
+	/* Found idle by its own listing: the same as by the bus's. */
+	if (r == 0 && own->n == 0 && skipped == 0)
 		return 0;
-	snprintf(rel, sizeof(rel), "%s/allowed", name);
-	if (locked)
-		return df_kfilter_check_bit(run, driversfd, rel, bus, name, allowed, false);
-	err = df_run_write_at(run, driversfd, rel, allowed ? "1" : "0");
-	/* As for a directory that cannot be opened: a driver gone meanwhile is no failure. */
-	if (err == -ENOENT && faccessat(driversfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
-	    errno == ENOENT)
-		return 0;
-	return df_record_quiet(run, DF_ACT_ALLOWED, bus, name, allowed ? "1" : "0", err);
-}
-
-static int allow_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-			bool locked)
-{
-	return quiet_bit(run, bus, driversfd, name, locked, true);
-}
-
-/* A denied driver that drives no device: no directory of its own to open, nothing to list. */
-static int deny_idle_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-			    bool locked)
-{
-	return quiet_bit(run, bus, driversfd, name, locked, false);
+	if (r < 0)
+		df_problem(run, d->bus, d->name, "cannot list the driver's devices: %s",
+			   strerror(-r));
+	if (skipped)
+		df_problem(run, d->bus, d->name,
+			   "bound devices skipped, unreadable or their names not safe to use: %zu",
+			   skipped);
+	return 1;
 }
 
 /*
@@ -65,109 +71,28 @@ static int deny_idle_driver(struct df_run *run, const char *bus, int driversfd, 
  * goes to 0; else each is unbound), or, with bound = keep, left bound and
  * recorded as violations.
  */
-static int deny_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-		       bool locked, const struct strv *bound)
+static int deny_driver(struct df_run *run, struct df_driver_ref *d, const struct strv *bound)
 {
-	bool kernel = run->rep->mode == DF_MODE_KERNEL, keep;
-	char rel[DF_NAME_MAX + sizeof("/allowed")];
-	_cleanup_close_ int fd = -1;
-	char **devices = NULL;
-	size_t ndevices = 0, skipped = 0;
+	struct strv own = STRV_INIT;
+	const struct strv *devs;
+	bool keep;
 	int r;
 
-	if (bound && bound->n == 0)
-		return deny_idle_driver(run, bus, driversfd, name, locked);
-	snprintf(rel, sizeof(rel), "%s/allowed", name);
-	/*
-	 * The driver's own directory is opened only to list its devices or to
-	 * unbind them one by one; its bit is reached from drivers/.
-	 */
-	if (!bound || !kernel) {
-		fd = df_open_dir_at(driversfd, name);
-		if (fd < 0) {
-			/* The driver went away between readdir and now: nothing left to enforce. */
-			if (fd != -ENOENT)
-				df_problem(run, bus, name, "cannot open the driver's directory: %s",
-					   strerror(-fd));
-			return 0;
-		}
-	}
-	if (bound) {
-		struct strv copy = STRV_INIT;
-
-		for (size_t i = 0; i < bound->n; i++)
-			if (strv_push(&copy, bound->v[i]) < 0) {
-				strv_release(&copy);
-				return -ENOMEM;
-			}
-		devices = strv_steal(&copy, &ndevices);
-		r = 0;
-	} else {
-		r = df_driver_list_devices(run->ctx, fd, &devices, &ndevices, &skipped);
-		/* Found idle by its own listing: the same as by the bus's. */
-		if (r == 0 && ndevices == 0 && skipped == 0)
-			return deny_idle_driver(run, bus, driversfd, name, locked);
-	}
-	if (r == -ENOMEM)
-		return r;
+	r = denied_devices(run, d, bound, &own, &devs);
+	if (r == 0)
+		return run->act->quiet_bit ? run->act->quiet_bit(run, d, false) : 0;
 	if (r < 0)
-		df_problem(run, bus, name, "cannot list the driver's devices: %s", strerror(-r));
-	if (skipped)
-		df_problem(run, bus, name,
-			   "bound devices skipped, unreadable or their names not safe to use: %zu",
-			   skipped);
-	keep = ndevices > 0 && df_policy_bound(run->p) == DF_BOUND_KEEP;
-	r = 0;
-	if (kernel && locked) {
-		/*
-		 * The bit cannot be written any more: say whether the kernel agrees
-		 * with the policy, and unbind what the denied driver holds all the
-		 * same (a mismatch, or a bind the kernel let through) unless the
-		 * policy keeps it.
-		 */
-		r = df_kfilter_check_bit(run, driversfd, rel, bus, name, false, true);
-	} else if (kernel) {
-		/*
-		 * keep: the kernel leaves the devices bound now and lets the driver
-		 * take no other (it reads 0 then). A kernel without it refuses the
-		 * word (EINVAL): an error, never 1, which would let the driver take
-		 * any device the host adds.
-		 */
-		const char *value = keep ? "keep" : "0";
-		int err = df_run_write_at(run, driversfd, rel, value);
-
-		if (err == -ENOENT && faccessat(driversfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
-		    errno == ENOENT) {
-			strv_free_array(devices, ndevices);
-			return 0; /* gone meanwhile */
-		}
-		/* Writing 0 detached the devices; if it failed, unbind them one by one. */
-		if (!err && !keep) {
-			r = df_record_detach(run, bus, name, value, devices, ndevices);
-			strv_free_array(devices, ndevices);
-			return r;
-		}
-		r = df_record(run, DF_ACT_ALLOWED, bus, name, NULL, value, err);
-	}
-	for (size_t i = 0; i < ndevices && r >= 0; i++) {
-		if (keep) {
-			run->rep->counts.kept++;
-			r = df_record(run, DF_ACT_KEEP, bus, name, devices[i], NULL, 0);
-		} else {
-			if (fd < 0)
-				fd = df_open_dir_at(driversfd, name);
-			if (fd < 0) {
-				if (fd != -ENOENT)
-					df_problem(run, bus, name,
-						   "cannot open the driver's directory: %s",
-						   strerror(-fd));
-				break;
-			}
-			r = df_fallback_unbind(run, fd, bus, name, devices[i]);
-		}
-	}
-	strv_free_array(devices, ndevices);
-	return r;
+		return r == -ENOENT ? 0 : r;
+	keep = devs->n > 0 && df_policy_bound(run->p) == DF_BOUND_KEEP;
+	r = run->act->deny ? run->act->deny(run, d, keep, devs) : 0;
+	/* What the mode left to do, device by device. */
+	if (r == 0 && !keep && devs->n > 0 && driver_ref_open(run, d) < 0)
+		r = 1;
+	for (size_t i = 0; r == 0 && i < devs->n; i++)
+		r = keep ? df_record(run, DF_ACT_KEEP, d->bus, d->name, devs->v[i], NULL, 0)
+			 : df_unbind(run, d, devs->v[i]);
+	strv_release(&own);
+	return r < 0 ? r : 0;
 }
 
 /*
@@ -176,24 +101,19 @@ static int deny_driver(struct df_run *run, const char *bus, int driversfd, const
  * both modes: the kernel's device rules keep the driver from such a device
  * from when they are in force, and one it took before stays bound.
  */
-static int restrict_driver(struct df_run *run, const char *bus, int driversfd, const char *name)
+static int restrict_driver(struct df_run *run, struct df_driver_ref *d)
 {
-	_cleanup_close_ int fd = df_open_dir_at(driversfd, name);
 	char **devices = NULL;
 	size_t ndevices = 0, skipped = 0;
 	int r;
 
-	if (fd < 0)
-		return fd == -ENOENT ? 0
-				     : (df_problem(run, bus, name,
-						   "cannot open the driver's directory: %s",
-						   strerror(-fd)),
-					0);
-	r = df_driver_list_devices(run->ctx, fd, &devices, &ndevices, &skipped);
+	if (driver_ref_open(run, d) < 0)
+		return 0;
+	r = df_driver_list_devices(run->ctx, d->fd, &devices, &ndevices, &skipped);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || skipped)
-		df_problem(run, bus, name,
+		df_problem(run, d->bus, d->name,
 			   "cannot list every device the driver drives: device rules unchecked for "
 			   "%zu",
 			   r < 0 ? 1 : skipped);
@@ -201,41 +121,43 @@ static int restrict_driver(struct df_run *run, const char *bus, int driversfd, c
 	for (size_t i = 0; i < ndevices && r >= 0; i++) {
 		struct df_device_id id;
 		struct df_verdict v;
-		int err = df_device_id_read(run->ctx, bus, devices[i], &id);
+		int err = df_device_id_read(run->ctx, d->bus, devices[i], &id);
 
 		/* IDs that cannot be read match no rule: the device is refused. */
-		df_policy_decide_device(run->p, bus, name, err < 0 ? NULL : &id, &v);
+		df_policy_decide_device(run->p, d->bus, d->name, err < 0 ? NULL : &id, &v);
 		if (!v.allowed)
-			r = df_refuse_device(run, fd, bus, name, devices[i]);
+			r = df_refuse_device(run, d, devices[i]);
 	}
 	strv_free_array(devices, ndevices);
 	return r;
 }
 
 static int enforce_decided(struct df_run *run, const char *bus, int driversfd, const char *name,
-			   const struct df_verdict *v, bool locked, const struct strv *bound)
+			   const struct df_verdict *v, const struct strv *bound)
 {
+	struct df_driver_ref d = { bus, name, driversfd, -1 };
 	int r;
 
-	run->rep->counts.drivers++;
-	if (v->allowed) {
-		run->rep->counts.allowed++;
-		r = allow_driver(run, bus, driversfd, name, locked);
+	df_record_decision(run, v);
+	if (!v->allowed) {
+		r = deny_driver(run, &d, bound);
+	} else {
+		r = run->act->quiet_bit ? run->act->quiet_bit(run, &d, true) : 0;
 		if (r >= 0 && v->restricted)
-			r = restrict_driver(run, bus, driversfd, name);
-		return r;
+			r = restrict_driver(run, &d);
 	}
-	run->rep->counts.denied++;
-	return deny_driver(run, bus, driversfd, name, locked, bound);
+	if (d.fd >= 0)
+		close(d.fd);
+	return r;
 }
 
 int df_enforce_driver(struct df_run *run, const char *bus, int driversfd, const char *name,
-		      bool locked, const struct strv *bound)
+		      const struct strv *bound)
 {
 	struct df_verdict v;
 
 	df_policy_decide(run->p, bus, name, &v);
-	return enforce_decided(run, bus, driversfd, name, &v, locked, bound);
+	return enforce_decided(run, bus, driversfd, name, &v, bound);
 }
 
 /*
@@ -292,7 +214,7 @@ static int load_bound(struct df_run *run, int busesfd, const char *bus, size_t d
 
 /* One bus: each driver decided, the bound devices found for the denied ones, each acted on. */
 static int walk_bus(struct df_run *run, int busesfd, const char *bus, int driversfd,
-		    const struct df_names *drivers, bool locked)
+		    const struct df_names *drivers)
 {
 	struct df_busdevs bound = DF_BUSDEVS_INIT;
 	static const struct strv none = STRV_INIT;
@@ -315,14 +237,14 @@ static int walk_bus(struct df_run *run, int busesfd, const char *bus, int driver
 	for (size_t j = 0; j < drivers->n && r >= 0; j++) {
 		const struct strv *devs = have > 0 ? strmap_get(&bound.map, drivers->v[j]) : NULL;
 
-		r = enforce_decided(run, bus, driversfd, drivers->v[j], &v[j], locked,
+		r = enforce_decided(run, bus, driversfd, drivers->v[j], &v[j],
 				    have > 0 ? (devs ? devs : &none) : NULL);
 	}
 	df_busdevs_release(&bound);
 	return r;
 }
 
-static int walk_drivers(struct df_run *run, bool locked)
+static int walk_drivers(struct df_run *run)
 {
 	_cleanup_close_ int busesfd = df_open_dir(run->ctx, "/sys/bus");
 	struct df_names buses;
@@ -366,89 +288,53 @@ static int walk_drivers(struct df_run *run, bool locked)
 			df_problem(run, bus, NULL,
 				   "drivers skipped, their names not safe to use: %zu",
 				   drivers.unsafe);
-		r = walk_bus(run, busesfd, bus, driversfd, &drivers, locked);
+		r = walk_bus(run, busesfd, bus, driversfd, &drivers);
 		df_names_release(&drivers);
 	}
 	df_names_release(&buses);
 	return r;
 }
 
-/* Kernel mode: the lists, every driver's bit, the lock; or, locked already, a check. */
-static int apply_kernel(struct df_run *run, int kfd)
+/* The mode's actuator before the walk (lists, blacklist), the walk, and after it (the lock). */
+static int enforce_all(struct df_run *run)
 {
-	bool locked;
-	int r;
+	int r = run->act->begin ? run->act->begin(run) : 0;
 
-	r = df_kfilter_read_locked(kfd);
-	locked = r == 1;
-	/* Unknown: write anyway; if it is locked, each write fails and says so. */
-	if (r < 0 && r != -EBADMSG)
-		df_problem(run, NULL, NULL, "cannot read " DF_KFILTER_DIR "/locked: %s",
-			   strerror(-r));
-	r = 0;
-	if (locked)
-		df_log_cond(run->ctx, LOG_NOTICE,
-			    "the kernel policy is locked already: checking it against the policy "
-			    "instead of writing it");
-	else
-		r = df_kfilter_write_lists(run, kfd);
 	if (r >= 0)
-		r = walk_drivers(run, locked);
-	/* A policy the kernel did not take whole is locked as it failed closed. */
-	if (r >= 0 && !locked && (run->p->lock || run->rep->fail_closed))
-		r = df_kfilter_lock(run, kfd, &locked);
-	run->rep->locked = locked;
+		r = walk_drivers(run);
+	if (r >= 0 && run->act->end)
+		r = run->act->end(run);
 	return r;
-}
-
-int df_run_start(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_run *run,
-		 int *kfd)
-{
-	int r;
-
-	*run = (struct df_run){ ctx, p, NULL, flags & DF_APPLY_DRY_RUN };
-	r = df_report_new(p, run->dry_run, &run->rep);
-	if (r < 0)
-		return r;
-	*kfd = df_kfilter_open(ctx);
-	run->rep->mode = df_effective_mode(p, *kfd >= 0);
-	return 0;
 }
 
 int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, struct df_report **ret)
 {
-	_cleanup_close_ int kfd = -1;
-	long long t0 = df_now_usec(CLOCK_MONOTONIC);
 	struct df_run run;
 	int r;
 
-	r = df_run_start(ctx, p, flags, &run, &kfd);
-	if (r < 0)
-		return r;
-	r = df_report_note_origin(ctx, run.rep);
-	if (r < 0) {
-		df_report_free(run.rep);
-		return r;
-	}
-	if ((flags & DF_APPLY_OVERRIDE_OK) && df_cmdline_override(ctx) > 0) {
-		run.rep->override = true;
-		df_log_cond(
-			ctx, LOG_WARNING,
-			"action=override drvfilter=off is on the kernel command line: nothing is "
-			"enforced, every driver may bind");
-	} else {
-		if (p->mode == DF_MODE_KERNEL && kfd < 0)
+	r = df_run_start(&run, ctx, p, flags);
+	if (r >= 0)
+		r = df_report_note_origin(ctx, run.rep);
+	if (r >= 0 && run.rep->override) {
+		df_log_cond(ctx, LOG_WARNING,
+			    "action=override drvfilter=off is on the kernel command line: nothing "
+			    "is enforced, every driver may bind");
+	} else if (r >= 0) {
+		if (p->mode == DF_MODE_KERNEL && run.kfd < 0)
 			/* The policy insists on the kernel's filter and it is not there. */
 			df_problem(&run, NULL, NULL,
 				   "mode = kernel, but this kernel has no " DF_KFILTER_DIR
 				   ": enforcing in fallback mode");
-		if (run.rep->mode == DF_MODE_KERNEL) {
-			r = apply_kernel(&run, kfd);
-		} else {
-			r = df_fallback_blacklist(&run);
-			if (r >= 0)
-				r = walk_drivers(&run, false);
-		}
+		r = enforce_all(&run);
 	}
-	return df_run_finish(&run, t0, r, ret);
+	/*
+	 * After switch_root the initramfs's run must have left its state: else
+	 * it did not run (an image built without 90drvfilter, --omit drvfilter)
+	 * and every driver bound until now was bound unchecked.
+	 */
+	if (r >= 0 && (flags & DF_APPLY_REAL_ROOT) && !run.rep->in_initramfs &&
+	    !run.rep->initramfs_sha256)
+		df_critical(&run, "the initramfs left no record of drvfilter-apply (built without "
+				  "90drvfilter?): nothing was enforced before the real root");
+	return run.rep ? df_run_finish(&run, r, ret) : r;
 }

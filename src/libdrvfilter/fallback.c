@@ -2,8 +2,8 @@
 /*
  * Fallback mode, for a kernel without the filter: what userspace can do. A
  * modprobe.d blacklist keeps modules that provide only denied drivers from
- * loading by alias (written before udevd starts), and a denied driver's
- * devices are detached through its unbind file.
+ * loading by alias (written before udevd starts); the walk detaches a denied
+ * driver's devices through its unbind file (enforce-unbind.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include "strbuf.h"
 #include "strv.h"
 
-int df_fallback_blacklist(struct df_run *run)
+static int write_blacklist(struct df_run *run)
 {
 	struct df_modules *m = NULL;
 	struct strbuf sb = STRBUF_INIT;
@@ -64,15 +64,13 @@ int df_fallback_blacklist(struct df_run *run)
 		}
 		r = strbuf_appendf(&sb, "blacklist %s\ninstall %s /bin/false\n", mods[i], mods[i]);
 	}
-	if (r >= 0 && df_run_writes(run))
+	if (r >= 0 && run->writes)
 		err = df_write_file_atomic(run->ctx, "/run/modprobe.d", "drvfilter.conf", sb.s,
 					   sb.len, 0644);
 	strbuf_release(&sb);
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		if (!mods[i])
 			continue;
-		if (!err)
-			run->rep->counts.blacklisted++;
 		r = df_record(run, DF_ACT_BLACKLIST, NULL, mods[i], NULL, NULL, err);
 	}
 	strv_free_array(mods, n);
@@ -82,80 +80,7 @@ int df_fallback_blacklist(struct df_run *run)
 	return r;
 }
 
-int df_fallback_unbind(struct df_run *run, int drvfd, const char *bus, const char *driver,
-		       const char *device)
-{
-	int err = df_run_write_at(run, drvfd, "unbind", device);
-	int r;
-
-	/* ENODEV: it went away or was unbound meanwhile; the goal holds. */
-	if (err == -ENODEV)
-		err = 0;
-	if (!err)
-		run->rep->counts.unbound++;
-	r = df_record(run, DF_ACT_UNBIND, bus, driver, device, NULL, err);
-	if (err == -ENOENT && faccessat(drvfd, "unbind", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
-		df_warning(run, bus, driver,
-			   "the driver has no unbind file (it suppresses bind attributes): only "
-			   "the kernel's filter or the boot options can stop it");
-	return r;
-}
-
-int df_bind_waiting(struct df_ctx *ctx, const char *bus, const char *driver, size_t *bound)
-{
-	_cleanup_free_ char *drvpath = NULL, *devpath = NULL;
-	_cleanup_close_ int drvfd = -1, devfd = -1;
-	struct df_names devices;
-	int r;
-
-	*bound = 0;
-	if (df_sysfs_name_check(bus) < 0 || df_sysfs_name_check(driver) < 0)
-		return -EINVAL;
-	if (asprintf(&drvpath, "/sys/bus/%s/drivers/%s", bus, driver) < 0 ||
-	    asprintf(&devpath, "/sys/bus/%s/devices", bus) < 0)
-		return -ENOMEM;
-	drvfd = df_open_dir(ctx, drvpath);
-	if (drvfd < 0)
-		return drvfd;
-	devfd = df_open_dir(ctx, devpath);
-	if (devfd < 0)
-		return devfd;
-	/* The devices of a bus are links into /sys/devices: list them as such. */
-	r = df_dir_list_links(devfd, &devices);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < devices.n; i++) {
-		char rel[DF_NAME_MAX + sizeof("/driver")];
-		int err;
-
-		snprintf(rel, sizeof(rel), "%s/driver", devices.v[i]);
-		if (faccessat(devfd, rel, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
-			continue; /* bound already */
-		/* The kernel binds only what the driver matches: ENODEV and the like are "not its". */
-		err = df_write_at(drvfd, "bind", devices.v[i]);
-		if (!err)
-			(*bound)++;
-	}
-	df_names_release(&devices);
-	return 0;
-}
-
-int df_refuse_device(struct df_run *run, int drvfd, const char *bus, const char *driver,
-		     const char *device)
-{
-	_cleanup_free_ char *path = NULL;
-	_cleanup_close_ int devfd = -1;
-	int r, err;
-
-	r = df_fallback_unbind(run, drvfd, bus, driver, device);
-	if (r < 0)
-		return r;
-	/* driverctl's way: "none" names no driver, so none binds it (until reboot). */
-	if (asprintf(&path, "/sys/bus/%s/devices/%s", bus, device) < 0)
-		return -ENOMEM;
-	devfd = df_open_dir(run->ctx, path);
-	if (devfd < 0 || faccessat(devfd, "driver_override", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
-		return 0; /* no driver_override on this bus: the udev rule undoes a new bind */
-	err = df_run_write_at(run, devfd, "driver_override", "none");
-	return df_record(run, DF_ACT_PIN, bus, driver, device, "none", err);
-}
+/* No bit to write: the blacklist before the walk, and unbinding in it, are all there is. */
+const struct df_actuator df_fallback_actuator = {
+	.begin = write_blacklist,
+};

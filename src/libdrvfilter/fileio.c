@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "drvfilter-private.h"
+#include "time-util.h"
 
 ssize_t df_read_loop(int fd, char *buf, size_t size)
 {
@@ -113,6 +114,7 @@ int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const c
 {
 	_cleanup_free_ char *d = df_ctx_path(ctx, dir);
 	_cleanup_free_ char *tmp = NULL, *dst = NULL;
+	_cleanup_close_ int dfd = -1;
 	struct sink sink = { -1, 0 };
 	FILE *f;
 	int r;
@@ -141,9 +143,15 @@ int df_write_file_atomic_with(const struct df_ctx *ctx, const char *dir, const c
 		r = -errno;
 	if (r == 0 && rename(tmp, dst) < 0)
 		r = -errno;
-	if (r < 0)
+	if (r < 0) {
 		unlink(tmp);
-	return r;
+		return r;
+	}
+	/* The rename is durable only once the directory is on disk too. */
+	dfd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fsync(dfd) < 0)
+		return -errno;
+	return 0;
 }
 
 struct bytes {
@@ -170,7 +178,7 @@ int df_lock_take(struct df_ctx *ctx)
 {
 	_cleanup_free_ char *dir = df_ctx_path(ctx, "/run/drvfilter");
 	_cleanup_free_ char *path = df_ctx_path(ctx, "/run/drvfilter/lock");
-	long long deadline = df_now_usec(CLOCK_MONOTONIC) + DF_LOCK_WAIT_USEC;
+	long long deadline = now_usec(CLOCK_MONOTONIC) + DF_LOCK_WAIT_USEC;
 
 	if (!dir || !path)
 		return -ENOMEM;
@@ -198,7 +206,7 @@ int df_open_locked(const char *path, int flags, long long deadline)
 
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return -errno;
-		if (df_now_usec(CLOCK_MONOTONIC) > deadline)
+		if (now_usec(CLOCK_MONOTONIC) > deadline)
 			return -ETIMEDOUT;
 		nanosleep(&pause, NULL);
 	}

@@ -3,9 +3,13 @@
  * The patched kernel's filter as an actuator: /sys/kernel/driver_filter/{allow,
  * deny,locked}, and the allowed bit of a driver. Writing the lists decides the
  * drivers that register later (modules coldplug loads); a driver's bit decides
- * one that is registered now, and writing 0 detaches its devices.
+ * one that is registered now, and writing 0 detaches its devices. Locked
+ * already, nothing can be written: each bit is checked against the policy.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "enforce-private.h"
 
@@ -26,7 +30,8 @@ int df_kfilter_read_locked(int kfd)
 	return -EBADMSG;
 }
 
-int df_kfilter_write_lists(struct df_run *run, int kfd)
+/* The policy's allow and deny lists; one the kernel refused fails closed. */
+static int write_lists(struct df_run *run)
 {
 	_cleanup_free_ char *allow = NULL, *deny = NULL;
 	int r, aerr, derr;
@@ -35,9 +40,9 @@ int df_kfilter_write_lists(struct df_run *run, int kfd)
 	if (r < 0)
 		return r;
 	/* An empty list is written as a lone newline, which the kernel takes as "none". */
-	aerr = df_run_write_at(run, kfd, "allow", *allow ? allow : "\n");
+	aerr = df_run_write_at(run, run->kfd, "allow", *allow ? allow : "\n");
 	r = df_record(run, DF_ACT_KERNEL_LIST, NULL, "allow", NULL, allow, aerr);
-	derr = df_run_write_at(run, kfd, "deny", *deny ? deny : "\n");
+	derr = df_run_write_at(run, run->kfd, "deny", *deny ? deny : "\n");
 	if (r >= 0)
 		r = df_record(run, DF_ACT_KERNEL_LIST, NULL, "deny", NULL, deny, derr);
 	if (r < 0 || (!aerr && !derr))
@@ -54,16 +59,79 @@ int df_kfilter_write_lists(struct df_run *run, int kfd)
 		    "its allow list does not name is denied, and the policy is locked",
 		    aerr ? "allow" : "deny");
 	return df_record(run, DF_ACT_KERNEL_LIST, NULL, "deny", NULL, "ALL:ALL",
-			 df_run_write_at(run, kfd, "deny", "ALL:ALL"));
+			 df_run_write_at(run, run->kfd, "deny", "ALL:ALL"));
 }
 
-int df_kfilter_lock(struct df_run *run, int kfd, bool *locked)
+/* A write that failed because the driver is gone (unregistered meanwhile) is no failure. */
+static bool driver_gone(const struct df_driver_ref *d, int err)
 {
-	int err = df_run_write_at(run, kfd, "locked", "1");
+	return err == -ENOENT && faccessat(d->driversfd, d->name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
+	       errno == ENOENT;
+}
 
-	*locked = !err && df_run_writes(run);
+#define ALLOWED_SIZE (DF_NAME_MAX + sizeof("/allowed"))
+
+/* The driver's bit, reached from drivers/ in one openat (the name holds no '/'). */
+static const char *allowed_rel(const struct df_driver_ref *d, char rel[ALLOWED_SIZE])
+{
+	snprintf(rel, ALLOWED_SIZE, "%s/allowed", d->name);
+	return rel;
+}
+
+static int set_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool allowed)
+{
+	char rel[ALLOWED_SIZE];
+	int err;
+
+	err = df_run_write_at(run, d->driversfd, allowed_rel(d, rel), allowed ? "1" : "0");
+	if (driver_gone(d, err))
+		return 0;
+	return df_record_quiet(run, DF_ACT_ALLOWED, d->bus, d->name, allowed ? "1" : "0", err);
+}
+
+/*
+ * Writing 0 detaches the devices; with bound = keep, "keep" leaves them
+ * bound and lets the driver take no other (it reads 0 then). A kernel
+ * without "keep" refuses the word (EINVAL): an error, never 1, which would
+ * let the driver take any device the host adds. If the write failed, the
+ * walk unbinds the devices one by one.
+ */
+static int deny_bit(struct df_run *run, const struct df_driver_ref *d, bool keep,
+		    const struct strv *devices)
+{
+	char rel[ALLOWED_SIZE];
+	const char *value = keep ? "keep" : "0";
+	int err, r;
+
+	err = df_run_write_at(run, d->driversfd, allowed_rel(d, rel), value);
+	if (driver_gone(d, err))
+		return 1;
+	if (!err && !keep) {
+		r = df_record_detach(run, d->bus, d->name, value, devices);
+		return r < 0 ? r : 1;
+	}
+	r = df_record(run, DF_ACT_ALLOWED, d->bus, d->name, NULL, value, err);
+	return r < 0 ? r : 0;
+}
+
+/* A policy the kernel did not take whole is locked as it failed closed. */
+static int lock(struct df_run *run)
+{
+	int err;
+
+	if (!run->p->lock && !run->rep->fail_closed)
+		return 0;
+	err = df_run_write_at(run, run->kfd, "locked", "1");
+	run->locked = !err && run->writes;
 	return df_record(run, DF_ACT_LOCK, NULL, NULL, NULL, "1", err);
 }
+
+const struct df_actuator df_kernel_actuator = {
+	.begin = write_lists,
+	.quiet_bit = set_quiet_bit,
+	.deny = deny_bit,
+	.end = lock,
+};
 
 int df_kfilter_check_bit(struct df_run *run, int dirfd, const char *attr, const char *bus,
 			 const char *driver, bool want, bool always)
@@ -77,3 +145,42 @@ int df_kfilter_check_bit(struct df_run *run, int dirfd, const char *attr, const 
 		return df_record(run, DF_ACT_CHECK, bus, driver, NULL, want ? "1" : "0", err);
 	return 0;
 }
+
+static int locked_begin(struct df_run *run)
+{
+	df_log_cond(run->ctx, LOG_NOTICE,
+		    "the kernel policy is locked already: checking it against the policy instead "
+		    "of writing it");
+	return 0;
+}
+
+static int check_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool allowed)
+{
+	char rel[ALLOWED_SIZE];
+
+	return df_kfilter_check_bit(run, d->driversfd, allowed_rel(d, rel), d->bus, d->name,
+				    allowed, false);
+}
+
+/*
+ * Say whether the kernel agrees that the driver is denied; what it holds is
+ * unbound all the same (a mismatch, or a bind the kernel let through) unless
+ * the policy keeps it.
+ */
+static int check_deny_bit(struct df_run *run, const struct df_driver_ref *d, bool keep,
+			  const struct strv *devices)
+{
+	char rel[ALLOWED_SIZE];
+	int r;
+
+	(void)keep;
+	(void)devices;
+	r = df_kfilter_check_bit(run, d->driversfd, allowed_rel(d, rel), d->bus, d->name, false,
+				 true);
+	return r < 0 ? r : 0;
+}
+
+const struct df_actuator df_kernel_locked_actuator = {
+	.begin = locked_begin, .quiet_bit = check_quiet_bit, .deny = check_deny_bit,
+	/* .end: locked already. */
+};

@@ -22,6 +22,7 @@
 #include "measure-private.h"
 #include "sha256.h"
 #include "sha512.h"
+#include "time-util.h"
 
 static const char *yes_no(bool b)
 {
@@ -112,7 +113,7 @@ static int evlog_open(struct measure_run *mr)
 	_cleanup_free_ char *run_log = df_ctx_path(mr->run.ctx, "/run/log");
 	_cleanup_free_ char *dir = df_ctx_path(mr->run.ctx, "/run/log/systemd");
 	_cleanup_free_ char *path = df_ctx_path(mr->run.ctx, DF_EVENT_LOG_PATH);
-	long long deadline = df_now_usec(CLOCK_MONOTONIC) + DF_MEASURE_WAIT_USEC;
+	long long deadline = now_usec(CLOCK_MONOTONIC) + DF_MEASURE_WAIT_USEC;
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 
@@ -181,7 +182,7 @@ static int fill_record(FILE *f, const struct record *r)
 	json_field_string(&j, "string", r->event);
 	if (r->boot_id)
 		json_field_string(&j, "bootId", r->boot_id);
-	json_field_int(&j, "timestamp", df_now_usec(CLOCK_BOOTTIME));
+	json_field_int(&j, "timestamp", now_usec(CLOCK_BOOTTIME));
 	json_object_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
@@ -328,7 +329,10 @@ static void measure_rtmr(struct measure_run *mr, const char *path, const char *e
 
 int df_measure(struct df_ctx *ctx, const struct df_policy *p, struct df_report *rep)
 {
-	struct measure_run mr = { { ctx, p, rep, false }, &rep->measurement, -1 };
+	/* A run taken up again, to log and count what fails here in its report. */
+	struct measure_run mr = { { .ctx = ctx, .p = p, .rep = rep, .kfd = -1 },
+				  &rep->measurement,
+				  -1 };
 	_cleanup_free_ char *tpm = df_ctx_path(ctx, DF_TPM_PATH);
 	_cleanup_free_ char *rtmr = df_ctx_path(ctx, DF_RTMR_PATH);
 	size_t errors = rep->counts.errors;

@@ -1110,11 +1110,6 @@ const char *df_policy_sha256(const struct df_policy *p)
 	return p->sha256;
 }
 
-bool df_policy_fail_closed(const struct df_policy *p)
-{
-	return p->fail_closed;
-}
-
 bool df_policy_default_allows(const struct df_policy *p)
 {
 	return p->default_allows;

@@ -10,6 +10,7 @@
 #include "array.h"
 #include "enforce-private.h"
 #include "strbuf.h"
+#include "time-util.h"
 
 static const char *const mode_names[] = {
 	[DF_MODE_AUTO] = "auto",
@@ -72,14 +73,6 @@ const char *df_action_label(const struct df_action *a, bool audit)
 	return label(a->kind, a->value, audit);
 }
 
-long long df_now_usec(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **ret)
 {
 	struct df_report *rep = calloc(1, sizeof(*rep));
@@ -98,7 +91,7 @@ int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **re
 	/* Not measured until df_measure() runs (a dry run, a udev event never is). */
 	rep->measurement.setting = p->measure;
 	rep->measurement.pcr = p->measure_pcr;
-	rep->started_usec = df_now_usec(CLOCK_REALTIME);
+	rep->started_usec = now_usec(CLOCK_REALTIME);
 	*ret = rep;
 	return 0;
 }
@@ -209,7 +202,7 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 		r = append_detached(&sb, detached);
 	if (r >= 0)
 		r = append_field(&sb, "result",
-				 df_action_result(kind, error, run->dry_run, run->rep->audit));
+				 df_action_result(kind, error, run->rep->dry_run, run->rep->audit));
 	if (r >= 0 && error && kind != DF_ACT_CHECK)
 		r = append_field(&sb, "error", strerror(-error));
 	if (r >= 0)
@@ -233,8 +226,15 @@ static int record(struct df_run *run, enum df_action_kind kind, const char *bus,
 	bool confirm = logged == LOGGED_QUIET && !error;
 	int prio = error ? LOG_ERR : confirm ? LOG_INFO : LOG_NOTICE;
 
+	/* The one place an action is counted. */
 	if (error)
 		rep->counts.errors++;
+	else if (kind == DF_ACT_UNBIND)
+		rep->counts.unbound++;
+	else if (kind == DF_ACT_KEEP)
+		rep->counts.kept++;
+	else if (kind == DF_ACT_BLACKLIST)
+		rep->counts.blacklisted++;
 	if ((logged != LOGGED_ELSEWHERE || error) && df_log_enabled(run->ctx, prio))
 		log_action(run, prio, kind, bus, driver, device, value, error, detached);
 	if (confirm)
@@ -267,17 +267,24 @@ int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bu
 }
 
 int df_record_detach(struct df_run *run, const char *bus, const char *driver, const char *value,
-		     char *const *devices, size_t ndevices)
+		     const struct strv *devices)
 {
-	const struct detached d = { devices, ndevices };
+	const struct detached d = { devices->v, devices->n };
 	int r = record(run, DF_ACT_ALLOWED, bus, driver, NULL, value, 0, LOGGED, &d);
 
-	for (size_t i = 0; i < ndevices && r >= 0; i++) {
-		run->rep->counts.unbound++;
-		r = record(run, DF_ACT_UNBIND, bus, driver, devices[i], NULL, 0, LOGGED_ELSEWHERE,
-			   NULL);
-	}
+	for (size_t i = 0; i < devices->n && r >= 0; i++)
+		r = record(run, DF_ACT_UNBIND, bus, driver, devices->v[i], NULL, 0,
+			   LOGGED_ELSEWHERE, NULL);
 	return r;
+}
+
+void df_record_decision(struct df_run *run, const struct df_verdict *v)
+{
+	run->rep->counts.drivers++;
+	if (v->allowed)
+		run->rep->counts.allowed++;
+	else
+		run->rep->counts.denied++;
 }
 
 /* A problem's own words: the names go in fields of their own. */
@@ -333,25 +340,4 @@ void df_warning(struct df_run *run, const char *bus, const char *driver, const c
 	va_start(ap, fmt);
 	log_problem(run, LOG_WARNING, "warning", bus, driver, fmt, ap);
 	va_end(ap);
-}
-
-int df_run_finish(struct df_run *run, long long t0, int r, struct df_report **ret)
-{
-	run->rep->duration_usec = df_now_usec(CLOCK_MONOTONIC) - t0;
-	if (r < 0) {
-		run->rep = df_report_free(run->rep);
-		return r;
-	}
-	*ret = TAKE_PTR(run->rep);
-	return (*ret)->counts.errors ? -EIO : 0;
-}
-
-int df_run_write_at(struct df_run *run, int dirfd, const char *rel, const char *value)
-{
-	return df_run_writes(run) ? df_write_at(dirfd, rel, value) : 0;
-}
-
-bool df_run_writes(const struct df_run *run)
-{
-	return !run->dry_run && !run->rep->audit;
 }

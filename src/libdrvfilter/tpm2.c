@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "measure-private.h"
+#include "time-util.h"
 
 #define TPM_ST_NO_SESSIONS 0x8001
 #define TPM_ST_SESSIONS 0x8002
@@ -138,7 +139,7 @@ int df_tpm_pcr_event_response(const uint8_t *rsp, size_t len, struct df_tpm_dige
 static int wait_for(int fd, short events, long long deadline)
 {
 	for (;;) {
-		long long left = deadline - df_now_usec(CLOCK_MONOTONIC);
+		long long left = deadline - now_usec(CLOCK_MONOTONIC);
 		struct pollfd pfd = { .fd = fd, .events = events };
 		int n;
 
@@ -195,7 +196,7 @@ static int tpm_open(const struct df_ctx *ctx, const char *path)
 int df_tpm_transact(const struct df_ctx *ctx, const char *path, const uint8_t *cmd, size_t len,
 		    uint8_t *rsp, size_t size, long long timeout_usec)
 {
-	long long deadline = df_now_usec(CLOCK_MONOTONIC) + timeout_usec;
+	long long deadline = now_usec(CLOCK_MONOTONIC) + timeout_usec;
 	_cleanup_close_ int fd = tpm_open(ctx, path);
 	size_t done = 0, want = TPM_HEADER_SIZE;
 	int r;

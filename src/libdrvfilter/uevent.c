@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "enforce-private.h"
 
@@ -69,14 +70,9 @@ int df_uevent_parse(const char *action, const char *subsystem, const char *devpa
 
 static int driver_added(struct df_run *run, const struct df_uevent *ev)
 {
-	_cleanup_close_ int kfd = -1, driversfd = -1;
+	_cleanup_close_ int driversfd = -1;
 	_cleanup_free_ char *path = NULL;
-	bool locked = false;
 
-	if (run->rep->mode == DF_MODE_KERNEL) {
-		kfd = df_kfilter_open(run->ctx);
-		locked = kfd >= 0 && df_kfilter_read_locked(kfd) == 1;
-	}
 	if (asprintf(&path, "/sys/bus/%s/drivers", ev->bus) < 0)
 		return -ENOMEM;
 	driversfd = df_open_dir(run->ctx, path);
@@ -85,60 +81,58 @@ static int driver_added(struct df_run *run, const struct df_uevent *ev)
 			   strerror(-driversfd));
 		return 0;
 	}
-	return df_enforce_driver(run, ev->bus, driversfd, ev->driver, locked, NULL);
+	return df_enforce_driver(run, ev->bus, driversfd, ev->driver, NULL);
 }
 
 static int device_bound(struct df_run *run, const struct df_uevent *ev)
 {
+	struct df_driver_ref d = { ev->bus, ev->driver, -1, -1 };
 	_cleanup_free_ char *path = NULL;
-	_cleanup_close_ int fd = -1;
 	struct df_verdict v;
-	int err;
+	bool refuse;
+	int r;
 
 	df_policy_decide(run->p, ev->bus, ev->driver, &v);
-	if (v.allowed && !v.restricted)
-		return 0;
-	if (asprintf(&path, "/sys/bus/%s/drivers/%s", ev->bus, ev->driver) < 0)
-		return -ENOMEM;
-	fd = df_open_dir(run->ctx, path);
-	if (v.allowed) {
-		/* Allowed by device rules only: this device must be one of theirs. */
+	/* Allowed by device rules only: this device must be one of theirs. */
+	refuse = v.allowed && v.restricted;
+	if (refuse) {
 		struct df_device_id id;
 		int e = df_device_id_read(run->ctx, ev->bus, ev->device, &id);
 
 		df_policy_decide_device(run->p, ev->bus, ev->driver, e < 0 ? NULL : &id, &v);
-		if (v.allowed)
-			return 0;
-		return fd < 0 ? df_record(run, DF_ACT_UNBIND, ev->bus, ev->driver, ev->device, NULL,
-					  fd)
-			      : df_refuse_device(run, fd, ev->bus, ev->driver, ev->device);
 	}
-	err = fd < 0 ? fd : df_run_write_at(run, fd, "unbind", ev->device);
-	if (err == -ENODEV || err == -ENOENT)
-		err = 0; /* gone already */
-	if (!err)
-		run->rep->counts.unbound++;
-	return df_record(run, DF_ACT_UNBIND, ev->bus, ev->driver, ev->device, NULL, err);
+	if (v.allowed)
+		return 0;
+	if (asprintf(&path, "/sys/bus/%s/drivers/%s", ev->bus, ev->driver) < 0)
+		return -ENOMEM;
+	d.fd = df_open_dir(run->ctx, path);
+	/* The driver is gone, and its devices went with it: as in the boot walk. */
+	if (d.fd == -ENOENT)
+		return 0;
+	if (d.fd < 0)
+		return df_record(run, DF_ACT_UNBIND, ev->bus, ev->driver, ev->device, NULL, d.fd);
+	r = refuse ? df_refuse_device(run, &d, ev->device) : df_unbind(run, &d, ev->device);
+	close(d.fd);
+	return r;
 }
 
 int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct df_uevent *ev,
 		    unsigned flags, struct df_report **ret)
 {
-	_cleanup_close_ int kfd = -1;
-	long long t0 = df_now_usec(CLOCK_MONOTONIC);
 	struct df_run run;
 	int r;
 
-	r = df_run_start(ctx, p, flags, &run, &kfd);
+	/* drvfilter=off holds for udev's events whatever the caller says. */
+	r = df_run_start(&run, ctx, p, flags | DF_APPLY_OVERRIDE_OK);
 	if (r < 0)
 		return r;
-	if (df_cmdline_override(ctx) > 0)
-		run.rep->override = true;
+	if (run.rep->override)
+		r = 0;
 	else if (ev->kind == DF_UEVENT_DRIVER_ADD)
 		r = driver_added(&run, ev);
 	else if (ev->kind == DF_UEVENT_BIND)
 		r = device_bound(&run, ev);
 	else if (ev->kind == DF_UEVENT_MALFORMED)
 		df_problem(&run, NULL, NULL, "udev: %s", ev->why);
-	return df_run_finish(&run, t0, r, ret);
+	return df_run_finish(&run, r, ret);
 }

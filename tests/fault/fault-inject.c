@@ -4,13 +4,16 @@
  * of kmod's testsuite: the programs under test stay unmodified.
  *
  *   DF_FAULT_OP     open | read | write | fsync | rename | readlink
- *   DF_FAULT_MATCH  a substring of the path (for read, write and fsync: the
- *                   path the descriptor was opened with)
+ *   DF_FAULT_MATCH  a substring of the path, or its end when it ends in "$"
+ *                   (for read, write and fsync: the path the descriptor was
+ *                   opened with)
  *   DF_FAULT_ERR    EIO, EACCES, ENODEV, ENOENT, EINTR, ENOSPC, EPERM,
  *                   "short" (a write takes one byte less than asked, so a
  *                   one-byte write takes none), or, for open, "vanish": the
  *                   file's directory is renamed away (DIR.gone) just before
- *                   the real open, as when a driver unregisters meanwhile
+ *                   the real open, as when a driver unregisters meanwhile;
+ *                   or "remove": the file itself is removed first, as a
+ *                   driver that suppresses its bind attributes has no unbind
  *   DF_FAULT_TIMES  how many matching calls fail (default: every one)
  *   DF_FAULT_LOG    a file that gets one line per injected fault
  *
@@ -21,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +41,9 @@ static const struct {
 	const char *name;
 	int err;
 } errs[] = {
-	{ "EIO", EIO },	      { "EACCES", EACCES }, { "ENODEV", ENODEV },
-	{ "ENOENT", ENOENT }, { "EINTR", EINTR },   { "ENOSPC", ENOSPC },
-	{ "EPERM", EPERM },   { "short", 0 },	    { "vanish", -1 },
+	{ "EIO", EIO },	    { "EACCES", EACCES }, { "ENODEV", ENODEV }, { "ENOENT", ENOENT },
+	{ "EINTR", EINTR }, { "ENOSPC", ENOSPC }, { "EPERM", EPERM },	{ "short", 0 },
+	{ "vanish", -1 },   { "remove", -2 },
 };
 
 static void init(void)
@@ -77,9 +81,20 @@ static void note(const char *op, const char *path, const char *err)
 	}
 }
 
+/* @match anywhere in @path, or, ending in '$', at its end (a directory, not its files). */
+static bool matches(const char *path, const char *match)
+{
+	size_t n = strlen(match), len = strlen(path);
+
+	if (n == 0 || match[n - 1] != '$')
+		return strstr(path, match);
+	n--;
+	return len >= n && strncmp(path + len - n, match, n) == 0;
+}
+
 /*
  * Whether this call of @op on @path fails; if so *err is the errno, 0 for a
- * short write, -1 for "vanish".
+ * short write, -1 for "vanish", -2 for "remove".
  */
 static int should_fail(const char *op, const char *path, int *err)
 {
@@ -88,7 +103,7 @@ static int should_fail(const char *op, const char *path, int *err)
 	const char *e = getenv("DF_FAULT_ERR");
 
 	init();
-	if (!want_op || !match || !e || !path || strcmp(want_op, op) != 0 || !strstr(path, match))
+	if (!want_op || !match || !e || !path || strcmp(want_op, op) != 0 || !matches(path, match))
 		return 0;
 	if (times_left == 0)
 		return 0;
@@ -151,17 +166,22 @@ int openat(int dirfd, const char *path, int flags, ...)
 		char *slash = full ? strrchr(full, '/') : NULL;
 		char gone[4200];
 
-		if (err != -1 || !slash) {
+		if (err == -2) {
+			/* remove: the file is not there, then the open really happens. */
+			if (unlink(full) < 0)
+				abort();
+		} else if (err != -1 || !slash) {
 			free(full);
 			errno = err > 0 ? err : EIO;
 			return -1;
+		} else {
+			/* vanish: the directory goes away, then the open really happens. */
+			*slash = '\0';
+			snprintf(gone, sizeof(gone), "%s.gone", full);
+			if (rename(full, gone) < 0)
+				abort();
+			*slash = '/';
 		}
-		/* vanish: the directory goes away, then the open really happens. */
-		*slash = '\0';
-		snprintf(gone, sizeof(gone), "%s.gone", full);
-		if (rename(full, gone) < 0)
-			abort();
-		*slash = '/';
 	}
 	if (!next)
 		next = real("openat");

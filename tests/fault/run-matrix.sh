@@ -1,7 +1,9 @@
 #!/bin/sh
 # The fault matrix: drvfilter-apply on fixture trees (kernel and fallback
 # mode, the shipped policy) with one file operation made to fail per case by
-# the LD_PRELOAD shim fault-inject.so. For every case it checks that
+# the LD_PRELOAD shim fault-inject.so: the boot run, or (MODE/udev-bind,
+# MODE/udev-add) the udev handler of a device that bound to the denied e1000
+# or of e1000 registering. For every case it checks that
 #   - the fault was injected (the shim's log is not empty);
 #   - the exit status is the expected one (1 for a failure, 0 for EINTR,
 #     which is retried, and for ENODEV on unbind, which means "gone already");
@@ -10,7 +12,9 @@
 #   - every failure is logged at LOG_ERR and counted: the state file's
 #     counts.errors equals the kernel log's error lines (state write excepted);
 #   - the state file is valid JSON, or, when writing it is what failed, the
-#     previous state file is still there byte for byte, with no temporary left.
+#     previous state file is still there byte for byte, with no temporary left;
+#   - for udev's events, which write no state file: a failure is logged at
+#     LOG_ERR and no action of it reads result=ok, a tolerated fault logs none.
 # Usage: run-matrix.sh APPLY SHIM   (prints the matrix; exit 1 if a case fails)
 set -u
 APPLY=$1
@@ -30,12 +34,18 @@ command -v jq >/dev/null || {
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
-mktree() { # DIR MODE
-	case $2 in
-	kernel) sh "$fixtures/mksysroot" "$1" "$fixtures/guest.spec" "$fixtures/kernel.spec" ;;
-	fallback) sh "$fixtures/mksysroot" "$1" "$fixtures/guest.spec" ;;
-	esac || exit 1
-	cp "$policy" "$1/etc/drvfilter.conf" && chmod 0644 "$1/etc/drvfilter.conf"
+# A fresh tree for MODE: a copy of the template made once per mode (building
+# one with mksysroot takes thirty times as long as copying it).
+mktree() { # DIR MODE[/EVENT]
+	t=$tmp/template-${2%%/*}
+	if [ ! -d "$t" ]; then
+		case ${2%%/*} in
+		kernel) sh "$fixtures/mksysroot" "$t" "$fixtures/guest.spec" "$fixtures/kernel.spec" ;;
+		fallback) sh "$fixtures/mksysroot" "$t" "$fixtures/guest.spec" ;;
+		esac || exit 1
+		cp "$policy" "$t/etc/drvfilter.conf" && chmod 0644 "$t/etc/drvfilter.conf"
+	fi
+	cp -a "$t" "$1" || exit 1
 }
 
 # What a run wrote, without the state file and the kernel log, a file's name
@@ -56,15 +66,32 @@ outside() { # TOUCHED < LINES
 	fi
 }
 
-for mode in kernel fallback; do
-	mktree "$tmp/base-$mode" $mode
-	"$APPLY" --sysroot "$tmp/base-$mode" >/dev/null 2>&1 ||
+# Run apply on the tree DIR as MODE says: the boot run, or one udev event.
+run_apply() { # DIR MODE[/EVENT]
+	case $2 in
+	*/udev-bind)
+		ACTION=bind SUBSYSTEM=pci DRIVER=e1000 DEVPATH=/devices/pci0000:00/0000:00:03.0 \
+			"$APPLY" --sysroot "$1" --udev
+		;;
+	*/udev-add)
+		ACTION=add SUBSYSTEM=drivers DEVPATH=/bus/pci/drivers/e1000 \
+			"$APPLY" --sysroot "$1" --udev
+		;;
+	*) "$APPLY" --sysroot "$1" ;;
+	esac
+}
+
+for mode in kernel fallback kernel/udev-bind fallback/udev-bind kernel/udev-add \
+	fallback/udev-add; do
+	base=$tmp/base-$(echo "$mode" | tr / -)
+	mktree "$base" "$mode"
+	run_apply "$base" "$mode" >/dev/null 2>&1 ||
 		{ echo "run-matrix: the run without faults failed ($mode)" >&2 && exit 1; }
-	written "$tmp/base-$mode" >"$tmp/base-$mode.txt"
+	written "$base" >"$base.txt"
 done
 
 failed=0 total=0
-printf '%-9s %-8s %-28s %-7s %6s %6s  %s\n' MODE OP TARGET FAULT STATUS ERRORS RESULT
+printf '%-18s %-8s %-28s %-7s %6s %6s  %s\n' MODE OP TARGET FAULT STATUS ERRORS RESULT
 # mode op match fault times expected-status touched(prefix allowed to differ)
 while read -r mode op match fault times want touched; do
 	case $mode in '' | '#'*) continue ;; esac
@@ -89,13 +116,13 @@ while read -r mode op match fault times want touched; do
 	[ "$times" = all ] && times=-1
 	LD_PRELOAD=$SHIM DF_FAULT_OP=$op DF_FAULT_MATCH=$match DF_FAULT_ERR=$fault \
 		DF_FAULT_TIMES=$times DF_FAULT_LOG=$log \
-		"$APPLY" --sysroot "$root" >"$tmp/out" 2>"$tmp/err"
+		run_apply "$root" "$mode" >"$tmp/out" 2>"$tmp/err"
 	status=$?
 	why=
 	[ -s "$log" ] || why="$why; the fault was never injected"
 	[ "$status" = "$want" ] || why="$why; exit status $status, expected $want"
 	written "$root" | outside "$touched" >"$tmp/got.txt"
-	outside "$touched" <"$tmp/base-$mode.txt" >"$tmp/want.txt"
+	outside "$touched" <"$tmp/base-$(echo "$mode" | tr / -).txt" >"$tmp/want.txt"
 	if ! diff -u "$tmp/want.txt" "$tmp/got.txt" >"$tmp/diff"; then
 		why="$why; the rest of the policy differs from a run without faults"
 		cat "$tmp/diff"
@@ -104,7 +131,24 @@ while read -r mode op match fault times want touched; do
 	kmsg_errors=$(grep '^<27>drvfilter: ' "$root/dev/kmsg" |
 		grep -c -v -F "action=error $root/etc/drvfilter.conf")
 	state=$root/run/drvfilter/state.json
-	if $state_fault; then
+	case $mode in
+	*/udev-*)
+		# No state file: the kernel log alone says what failed.
+		errors=$kmsg_errors
+		if [ "$want" != 0 ]; then
+			[ "$errors" != 0 ] || why="$why; a failure that was not logged as an error"
+			# A bound device's event has one action: the unbind that failed.
+			case $mode in */udev-bind)
+				grep -q 'result=ok' "$root/dev/kmsg" &&
+					why="$why; an action that failed logged result=ok"
+				;;
+			esac
+		elif [ "$errors" != 0 ]; then
+			why="$why; a tolerated fault logged as an error"
+		fi
+		;;
+	esac
+	if [ -n "${mode##*/udev-*}" ] && $state_fault; then
 		cmp -s "$state" "$tmp/state.before" || why="$why; the previous state file changed"
 		for t in "$root"/run/drvfilter/.state.json.*; do
 			[ -e "$t" ] && why="$why; a temporary state file was left behind"
@@ -112,6 +156,8 @@ while read -r mode op match fault times want touched; do
 		grep -q 'action=error cannot write the state file' "$root/dev/kmsg" ||
 			why="$why; the failed state write was not logged"
 		errors=-
+	elif [ -z "${mode##*/udev-*}" ]; then
+		: # checked above
 	elif ! errors=$(jq -e '.counts.errors' "$state" 2>/dev/null); then
 		why="$why; no valid state file"
 		errors='?'
@@ -139,7 +185,7 @@ while read -r mode op match fault times want touched; do
 	else
 		result=ok
 	fi
-	printf '%-9s %-8s %-28s %-7s %6s %6s  %s\n' "$mode" "$op" "$match" "$fault" "$status" \
+	printf '%-18s %-8s %-28s %-7s %6s %6s  %s\n' "$mode" "$op" "$match" "$fault" "$status" \
 		"$errors" "$result"
 done <"$here/matrix"
 echo "fault matrix: $((total - failed)) of $total cases passed"

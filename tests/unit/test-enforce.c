@@ -231,6 +231,41 @@ START_TEST(test_fallback_unbind)
 }
 END_TEST
 
+/*
+ * A driver with no unbind file (suppress_bind_attrs): the boot walk and the
+ * udev handler, one actuator, both fail the unbind and count no device.
+ */
+START_TEST(test_unbind_without_file)
+{
+	struct df_policy *p = tu_load_ok(policy_text);
+	struct df_report *rep;
+	struct df_uevent ev;
+	struct df_ctx *ctx;
+	char path[512];
+
+	make_tree(false);
+	snprintf(path, sizeof(path), "%s/sys/bus/pci/drivers/e1000/unbind", root);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(df_ctx_new(root, &ctx), 0);
+	ck_assert_int_eq(df_apply(ctx, p, 0, &rep), -EIO);
+	ck_assert_uint_eq(rep->counts.unbound, 0);
+	ck_assert_uint_eq(rep->counts.errors, 1);
+	df_report_free(rep);
+	ck_assert_int_eq(df_uevent_parse("bind", "pci", "/devices/p/0000:00:03.0", "e1000", &ev),
+			 0);
+	ck_assert_int_eq(df_apply_uevent(ctx, p, &ev, 0, &rep), -EIO);
+	ck_assert_uint_eq(rep->counts.unbound, 0);
+	ck_assert_uint_eq(rep->counts.errors, 1);
+	ck_assert_uint_eq(rep->nactions, 1);
+	ck_assert_int_eq(rep->actions[0].kind, DF_ACT_UNBIND);
+	ck_assert_int_eq(rep->actions[0].error, -ENOENT);
+	df_report_free(rep);
+	df_ctx_unref(ctx);
+	df_policy_free(p);
+	remove_tree();
+}
+END_TEST
+
 START_TEST(test_uevent_parse)
 {
 	struct df_uevent ev;
@@ -337,6 +372,41 @@ START_TEST(test_read_full_fd)
 }
 END_TEST
 
+static unsigned logged, evaluated;
+
+static void count_log(void *data, int priority, const char *file, int line, const char *fn,
+		      const char *format, va_list ap)
+{
+	(void)data, (void)priority, (void)file, (void)line, (void)fn, (void)format, (void)ap;
+	logged++;
+}
+
+/* What a message's arguments cost, counted. */
+static const char *costly(void)
+{
+	evaluated++;
+	return "x";
+}
+
+/* df_log_cond() computes no argument of a message below the log priority. */
+START_TEST(test_log_cond_tests_priority_first)
+{
+	struct df_ctx *ctx;
+
+	ck_assert_int_eq(df_ctx_new(NULL, &ctx), 0);
+	df_ctx_set_log_fn(ctx, count_log, NULL);
+	df_ctx_set_log_priority(ctx, LOG_NOTICE);
+	logged = evaluated = 0;
+	df_log_cond(ctx, LOG_DEBUG, "%s", costly());
+	ck_assert_uint_eq(evaluated, 0);
+	ck_assert_uint_eq(logged, 0);
+	df_log_cond(ctx, LOG_NOTICE, "%s", costly());
+	ck_assert_uint_eq(evaluated, 1);
+	ck_assert_uint_eq(logged, 1);
+	df_ctx_unref(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("enforce");
@@ -347,9 +417,11 @@ int main(void)
 	tcase_add_test(tc, test_apply_kernel);
 	tcase_add_test(tc, test_apply_dry_run_writes_nothing);
 	tcase_add_test(tc, test_fallback_unbind);
+	tcase_add_test(tc, test_unbind_without_file);
 	tcase_add_test(tc, test_uevent_parse);
 	tcase_add_test(tc, test_uevent_apply);
 	tcase_add_test(tc, test_read_full_fd);
+	tcase_add_test(tc, test_log_cond_tests_priority_first);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
