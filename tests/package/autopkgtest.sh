@@ -1,78 +1,123 @@
 #!/bin/sh
-# The package on this host, as an admin installs it: apt install of the .deb
-# build-deb.sh built into OUT-DIR, then its autopkgtest (debian/tests) with
-# the null runner, which runs the tests here against the installed package
-# (the .changes names the source package, whose debian/tests it unpacks).
-# When dracut (the package, which serves the update-initramfs trigger) is
-# installed with a kernel in /boot, the trigger's rebuilt initramfs must
-# carry the policy, and after the purge no longer carry drvfilter (each
-# install and removal rebuilds them: a minute or so per kernel). The package
-# is purged at the end, so that the host is as it was; a drvfilter installed
-# before is not this test's to remove (skip). Root only (apt); skipped (77)
-# otherwise. Other tests read the host's /etc and dracut's modules: CTest
-# runs this one alone (RUN_SERIAL).
+# The package as an admin installs it, in a scratch root and never on this
+# host: a fresh copy of the Debian 12 root scratch-root.sh caches (the
+# package's dependencies, dracut, the stock kernel), where apt installs the
+# .deb build-deb.sh built into OUT-DIR, autopkgtest runs its tests
+# (debian/tests, from the source package the .changes names) with the chroot
+# runner, and apt purges it. dracut serves the update-initramfs trigger there,
+# so the install's rebuilt initramfs must carry the policy and the helper, and
+# the purge's no longer carry drvfilter (a minute or so each). Then dracut is
+# removed (dracut-core stays, which serves no trigger) and the package
+# installed and purged again: both must tell the admin to rebuild the
+# initramfs. The host's /etc, /usr and dpkg database are neither read for the
+# checks nor written: chroot, mounts and apt all run in a mount and PID
+# namespace of their own (unshare), in a temporary directory that goes at the
+# end. Root only (chroot, mount); skipped (77) otherwise, or when a tool is
+# missing (scripts/install-deps deb).
 # Usage: autopkgtest.sh OUT-DIR
 set -u
-out=$(cd "$1" && pwd)
-[ "$(id -u)" = 0 ] || { echo "skipped: apt install and the null runner need root"; exit 77; }
-command -v autopkgtest >/dev/null || { echo "skipped: autopkgtest is missing (scripts/install-deps deb)"; exit 77; }
-installed() { dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | grep -q '^ii'; }
-if installed drvfilter; then
-	echo "skipped: drvfilter is installed on this host already; this test would purge it"
-	exit 77
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ "${1-}" != --inside ]; then
+	out=$(cd "$1" && pwd)
+	[ "$(id -u)" = 0 ] || { echo "skipped: chroot and mounts in the scratch root need root"; exit 77; }
+	for tool in autopkgtest unshare; do
+		command -v "$tool" >/dev/null || { echo "skipped: $tool is missing (scripts/install-deps deb)"; exit 77; }
+	done
+	deb=$(ls "$out"/drvfilter_*_*.deb) || exit 1
+	tarball=$(sh "$here/scratch-root.sh" "$deb")
+	status=$?
+	[ "$status" = 77 ] && echo "skipped: no scratch root (scripts/install-deps deb)"
+	[ "$status" = 0 ] || exit "$status"
+	tmp=$(mktemp -d) || exit 1
+	# Every mount is in the namespace, which ended with its last process;
+	# --one-file-system all the same.
+	trap 'rm -rf --one-file-system "$tmp"' EXIT
+	unshare --mount --pid --fork --kill-child sh "$0" --inside "$out" "$tarball" "$tmp"
+	exit $?
 fi
+
+# In the namespace: OUT-DIR TARBALL TMP.
+out=$2
+tmp=$4
+root=$tmp/root
+mkdir "$root" || exit 1
+tar --zstd --numeric-owner -xpf "$3" -C "$root" || exit 1
+. "$here/scratch-mounts.sh"
+scratch_mounts "$root" || exit 1
+in_root() {
+	chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
 deb=$(ls "$out"/drvfilter_*_*.deb) || exit 1
 changes=$(ls "$out"/drvfilter_*_*.changes) || exit 1
-tmp=$(mktemp -d) || exit 1
-export DEBIAN_FRONTEND=noninteractive
-purge() { apt-get purge -y -q drvfilter >"$tmp/purge.log" 2>&1; }
-trap 'purge; rm -rf "$tmp"' EXIT
+cp "$deb" "$root/tmp/" || exit 1
+deb_in_root=/tmp/$(basename "$deb")
 fail=0
 no() { echo "FAIL: $*" && fail=1; }
+installed() { in_root dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | grep -q '^ii'; }
 
-# Kernels whose initramfs dracut's trigger handler rebuilds.
+# Kernels whose initramfs dracut's trigger handler rebuilds: the root has
+# both, so the check always runs.
 kernels=
-if installed dracut; then
-	for k in /boot/vmlinu[zx]-*; do
-		[ -e "$k" ] && [ -d "/lib/modules/${k#/boot/vmlinu?-}" ] && kernels="$kernels ${k#/boot/vmlinu?-}"
-	done
-fi
+installed dracut || no "the scratch root lacks dracut, which serves the trigger"
+for k in "$root"/boot/vmlinu[zx]-*; do
+	k=${k#"$root"/boot/vmlinu?-}
+	[ -d "$root/lib/modules/$k" ] && kernels="$kernels $k"
+done
+[ -n "$kernels" ] || no "the scratch root has no kernel whose initramfs the trigger rebuilds"
 touch "$tmp/start"
 sleep 1
 
-apt-get install -y -q "$deb" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" && no "apt install $deb failed"; }
+in_root apt-get install -y -q "$deb_in_root" >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log" && no "apt install $(basename "$deb") failed"; }
 installed drvfilter || no "drvfilter is not installed after apt install"
-[ -L /lib/systemd/system/sysinit.target.wants/drvfilter-apply.service ] ||
+[ -L "$root/lib/systemd/system/sysinit.target.wants/drvfilter-apply.service" ] ||
 	no "drvfilter-apply.service is not pulled in by sysinit.target"
 for kver in $kernels; do
 	img=/boot/initrd.img-$kver
-	if [ -z "$(find "$img" -newer "$tmp/start" 2>/dev/null)" ]; then
+	if [ -z "$(find "$root$img" -newer "$tmp/start" 2>/dev/null)" ]; then
 		no "the trigger did not rebuild $img"
 		continue
 	fi
-	lsinitrd -f etc/drvfilter.conf "$img" | cmp -s - /etc/drvfilter.conf ||
+	in_root lsinitrd -f etc/drvfilter.conf "$img" | cmp -s - "$root/etc/drvfilter.conf" ||
 		no "$img does not carry /etc/drvfilter.conf"
-	lsinitrd "$img" | grep -q ' usr/sbin/drvfilter-apply$' || no "$img does not carry drvfilter-apply"
+	in_root lsinitrd "$img" | grep -q ' usr/sbin/drvfilter-apply$' || no "$img does not carry drvfilter-apply"
 done
-[ -n "$kernels" ] && echo "the trigger rebuilt the initramfs of:$kernels"
-[ -n "$kernels" ] || echo "the trigger's rebuild is not checked: no dracut package, or no kernel in /boot"
+echo "the trigger rebuilt the initramfs of:$kernels"
 
-if ! autopkgtest "$changes" -- null >"$tmp/autopkgtest.log" 2>&1; then
+# The chroot runner runs the tests in this root, on the package installed
+# above (it reinstalls the .changes' binaries from a local apt source).
+if ! autopkgtest "$changes" -- chroot "$root" >"$tmp/autopkgtest.log" 2>&1; then
 	cat "$tmp/autopkgtest.log"
 	no "autopkgtest failed"
 fi
 sed -n '/@@@@ summary/,$p' "$tmp/autopkgtest.log" | grep -E ' (PASS|FAIL|SKIP)' || true
 
-purge || { cat "$tmp/purge.log" && no "apt-get purge drvfilter failed"; }
-for f in /usr/sbin/drvfilter-apply /etc/drvfilter.conf /usr/lib/dracut/modules.d/90drvfilter; do
-	[ ! -e "$f" ] || no "$f is still there after the purge"
-done
-grep -q 'the initramfs still carries drvfilter' "$tmp/purge.log" || installed dracut ||
-	no "the removal did not say the initramfs must be rebuilt"
+purged() {
+	in_root apt-get purge -y -q drvfilter >"$tmp/purge.log" 2>&1 ||
+		{ cat "$tmp/purge.log" && no "apt-get purge drvfilter failed"; }
+	for f in /usr/sbin/drvfilter-apply /etc/drvfilter.conf /usr/lib/dracut/modules.d/90drvfilter; do
+		[ ! -e "$root$f" ] || no "$f is still there after the purge"
+	done
+}
+purged
 # The removal's trigger rebuilt them again, without drvfilter.
 for kver in $kernels; do
-	lsinitrd "/boot/initrd.img-$kver" | grep -q 'drvfilter-apply\|etc/drvfilter\.conf$\|90drvfilter' &&
+	in_root lsinitrd "/boot/initrd.img-$kver" | grep -q 'drvfilter-apply\|etc/drvfilter\.conf$\|90drvfilter' &&
 		no "/boot/initrd.img-$kver still carries drvfilter after the purge"
 done
-[ "$fail" = 0 ] && echo "ok: apt install, autopkgtest (null runner) and purge of $(basename "$deb")"
+
+# With dracut-core alone nothing rebuilds the initramfs: the admin is told.
+in_root apt-get remove -y -q dracut >"$tmp/remove.log" 2>&1 ||
+	{ cat "$tmp/remove.log" && no "apt-get remove dracut failed"; }
+installed dracut-core || no "removing dracut took dracut-core with it"
+in_root apt-get install -y -q "$deb_in_root" >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log" && no "apt install $(basename "$deb") without dracut failed"; }
+grep -q 'no initramfs carries drvfilter yet' "$tmp/install.log" ||
+	no "the install without dracut did not say the initramfs must be built"
+purged
+grep -q 'the initramfs still carries drvfilter' "$tmp/purge.log" ||
+	no "the removal without dracut did not say the initramfs must be rebuilt"
+
+[ "$fail" = 0 ] && echo "ok: apt install, autopkgtest (chroot runner) and purge of $(basename "$deb") in a scratch root"
 exit $fail
