@@ -43,6 +43,7 @@ tmp=$4
 root=$tmp/root
 mkdir "$root" || exit 1
 tar --zstd --numeric-owner -xpf "$3" -C "$root" || exit 1
+# shellcheck source=tests/package/scratch-mounts.sh
 . "$here/scratch-mounts.sh"
 scratch_mounts "$root" || exit 1
 in_root() {
@@ -54,6 +55,7 @@ cp "$deb" "$root/tmp/" || exit 1
 deb_in_root=/tmp/$(basename "$deb")
 fail=0
 no() { echo "FAIL: $*" && fail=1; }
+# shellcheck disable=SC2016 # a dpkg-query format, not a shell expansion
 installed() { in_root dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | grep -q '^ii'; }
 
 # Kernels whose initramfs dracut's trigger handler rebuilds: the root has
