@@ -1,8 +1,8 @@
 #!/bin/sh
-# Fuzz every target with libFuzzer for SECONDS each (default 60), built with
-# clang, ASan and UBSan (leak detection on). Fails on any crash, leak,
-# sanitizer report, timeout or broken invariant; the input that caused it is
-# kept under $FUZZ_BUILD_DIR/artifacts (add it to tests/fuzz/corpus/TARGET).
+# Fuzz every target with libFuzzer for SECONDS each (default 60), one per
+# core at a time, built with clang, ASan and UBSan (leak detection on).
+# Fails on any crash, leak, sanitizer report, timeout or broken invariant;
+# the input that caused it is kept under $FUZZ_BUILD_DIR/artifacts (add it to tests/fuzz/corpus/TARGET).
 # New inputs go to a scratch corpus; the seeds in git are only read.
 # Usage: tests/fuzz/run-fuzzers.sh [SECONDS [TARGET...]]
 set -eu
@@ -31,8 +31,9 @@ seeds() { # the seed directories of a target, as tests/CMakeLists.txt lists them
 	esac
 }
 
-status=0 total=0
-for t in $targets; do
+# fuzz TARGET: one target's run; its summary line goes to SCRATCH/TARGET.result.
+fuzz() {
+	t=$1
 	mkdir -p "$scratch/$t"
 	log=$scratch/$t.log
 	# shellcheck disable=SC2046 # one word per seed directory
@@ -43,13 +44,30 @@ for t in $targets; do
 		result=ok
 	else
 		result=FAILED
-		status=1
 		grep -E 'ERROR|invariant|SUMMARY|Test unit written' "$log" | head -20 >&2
 	fi
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
-	total=$((total + ${runs:-0}))
-	printf 'fuzz-%-8s %4ss %10s executions  %-10s %s\n' "$t" "$seconds" "${runs:-?}" "$cov" "$result"
+	printf '%s %s %s\n' "${runs:-0}" "$result" "$cov" >"$scratch/$t.result"
+}
+
+# One target per core at a time: each still gets SECONDS of its own.
+jobs=$(nproc) running=0
+for t in $targets; do
+	fuzz "$t" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+status=0 total=0
+for t in $targets; do
+	read -r runs result cov <"$scratch/$t.result" || { runs=0 result=FAILED cov=; }
+	[ "$result" = ok ] || status=1
+	total=$((total + runs))
+	printf 'fuzz-%-8s %4ss %10s executions  %-10s %s\n' "$t" "$seconds" "$runs" "$cov" "$result"
 done
 printf 'fuzzing: %s executions in total\n' "$total"
 exit $status
