@@ -2,7 +2,8 @@
 # Fuzz every target with libFuzzer for SECONDS each (default 60), one per
 # core at a time, built with clang, ASan and UBSan (leak detection on).
 # Fails on any crash, leak, sanitizer report, timeout or broken invariant;
-# the input that caused it is kept under $FUZZ_BUILD_DIR/artifacts (add it to tests/fuzz/corpus/TARGET).
+# the input that caused it is kept under $FUZZ_BUILD_DIR/artifacts (add it
+# to tests/fuzz/corpus/TARGET).
 # New inputs go to a scratch corpus; the seeds in git are only read.
 # Usage: tests/fuzz/run-fuzzers.sh [SECONDS [TARGET...]]
 set -eu
