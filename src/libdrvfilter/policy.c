@@ -642,6 +642,18 @@ static int load_list_key(struct df_policy *p, const char *file, enum df_section 
 	const char *why;
 	int r;
 
+	/*
+	 * "default = deny" under [allow] would be read as a bus named "default"
+	 * whose driver "deny" is allowed, and [filter]'s default stay allow: no
+	 * bus has these names, so each is the [filter] setting misplaced.
+	 */
+	for (size_t i = 0; i < ARRAY_SIZE(filter_settings); i++)
+		if (streq(key, filter_settings[i].key))
+			return df_diags_add(diags, DF_ERROR, line,
+					    "'%s' is a setting of [filter], not a bus of [%s]: "
+					    "move it under [filter]",
+					    key, sections[section]);
+
 	e = ARRAY_GROW(p->entries, p->capentries, p->nentries);
 	if (!e)
 		return -ENOMEM;
