@@ -2,7 +2,8 @@
 /*
  * Kernel command lines as the kernel splits them (kernel/params.c's
  * next_arg(): blanks inside double quotes do not split, a quote around the
- * whole parameter or around its value goes, "--" hands the rest to init):
+ * whole parameter or around its value goes, "--" hands the rest to init,
+ * '-' and '_' in a name are the same):
  * the boot options a line carries, for status, and the rest of a target's
  * line, which drvfilter's options must share 2047 bytes with, for cmdline.
  */
@@ -32,7 +33,7 @@ static bool cmdline_space(char c)
 struct param {
 	const char *raw; /* the parameter as written */
 	size_t rawlen;
-	char *name; /* without quotes */
+	char *name; /* without quotes, '-' folded to '_' */
 	char *value; /* without quotes; NULL when there is no '=' */
 	bool init; /* after "--": init's, not the kernel's */
 };
@@ -80,6 +81,11 @@ static int next_param(const char **s, bool *after_dashes, struct param *p)
 	}
 	if (!*after_dashes && streq(copy, "--") && !eq)
 		*after_dashes = true;
+	else
+		/* The kernel's parameq(): '-' and '_' in a name are the same. */
+		for (char *c = copy; *c; c++)
+			if (*c == '-')
+				*c = '_';
 	*s = a + i;
 	return 1;
 }

@@ -213,6 +213,27 @@ START_TEST(test_cmdline_opts)
 }
 END_TEST
 
+/* The kernel's parameq(): '-' and '_' are the same in a parameter's name. */
+START_TEST(test_cmdline_opts_dashes)
+{
+	struct df_cmdline_opts o;
+
+	ck_assert_int_eq(df_cmdline_opts_parse(
+				 "module_blacklist=e1000,pcnet32 initcall-blacklist=i8042_init "
+				 "module-blacklist=floppy filter-deny-drivers=pci:e1000 "
+				 "-- module_blacklist=q",
+				 &o),
+			 0);
+	/* The later module-blacklist= is the one the kernel keeps. */
+	ck_assert_uint_eq(o.nmodules, 1);
+	ck_assert_str_eq(o.modules[0], "floppy");
+	ck_assert_uint_eq(o.ninitcalls, 1);
+	ck_assert_str_eq(o.initcalls[0], "i8042_init");
+	ck_assert_str_eq(o.filter_deny, "pci:e1000");
+	df_cmdline_opts_release(&o);
+}
+END_TEST
+
 /* ---- module init functions ---- */
 
 START_TEST(test_module_init_names)
@@ -523,6 +544,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_trace_parse);
 	tcase_add_test(tc, test_trace_cut);
 	tcase_add_test(tc, test_cmdline_opts);
+	tcase_add_test(tc, test_cmdline_opts_dashes);
 	tcase_add_test(tc, test_module_init_names);
 	tcase_add_test(tc, test_selection);
 	tcase_add_test(tc, test_budget);
