@@ -161,11 +161,13 @@ static int decide_drivers(struct status *s)
 			}
 			/*
 			 * The bit reads 1 for an allowed driver, 0 for a denied one,
-			 * kept or not. Audit mode writes none: nothing to compare.
+			 * kept or not; one that is missing or reads otherwise leaves
+			 * the kernel's decision unknown, which is no agreement.
+			 * Audit mode writes none: nothing to compare.
 			 */
-			if (!s->audit && s->inv->kernel_filter && d->drv->allowed >= 0 &&
-			    d->drv->allowed != (int)d->verdict.allowed)
-				s->mismatches++;
+			d->mismatch = !s->audit && s->inv->kernel_filter &&
+				      d->drv->allowed != (int)d->verdict.allowed;
+			s->mismatches += d->mismatch;
 		}
 	}
 	return 0;

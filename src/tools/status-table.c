@@ -23,11 +23,6 @@
 #include "status.h"
 #include "strbuf.h"
 
-static bool bit_disagrees(const struct status_driver *d)
-{
-	return d->drv->allowed >= 0 && d->drv->allowed != (int)d->verdict.allowed;
-}
-
 static bool refuses_bound(const struct status_driver *d)
 {
 	for (size_t k = 0; k < d->nchecks; k++)
@@ -41,7 +36,7 @@ static int rank(const struct status_driver *d)
 {
 	if ((!d->verdict.allowed && (d->drv->ndevices || d->drv->nunknown)) || refuses_bound(d))
 		return 0;
-	if (bit_disagrees(d))
+	if (d->mismatch)
 		return 1;
 	if (d->verdict.allowed || d->drv->ndevices || d->drv->nunknown || d->nchecks)
 		return 2;

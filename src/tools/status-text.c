@@ -173,7 +173,8 @@ static void print_summary(const struct status *s, const struct status_view *v)
 	else
 		field(v, "Violations:", "none");
 	if (s->mismatches)
-		field(v, "Kernel:", "%zu allowed bits disagree with the policy", s->mismatches);
+		field(v, "Kernel:", "%zu allowed bits disagree with the policy or cannot be read",
+		      s->mismatches);
 	/* Two reasons or more: one item each. */
 	for (size_t i = 0; s->ndrift > 1 && i < s->ndrift; i++)
 		wrap(v, i ? "            - " : "Drift:      - ", "              ",

@@ -32,6 +32,7 @@ struct status_driver {
 	char *rule; /* the verdict's rule, described */
 	struct status_devcheck *checks; /* verdict.restricted: bound devices, then unbound */
 	size_t nchecks;
+	bool mismatch; /* kernel mode: its allowed bit disagrees or cannot be read */
 };
 
 /* An unbound device, and the policy's decision for each module that could drive it. */
