@@ -129,6 +129,15 @@ static const char *alias_bus(const char *prefix)
 		{ "acpi", "platform" },
 		{ "of", "platform" },
 		{ "ieee1394", "firewire" },
+		/* Prefixes of scripts/mod/file2alias.c unlike their bus's name. */
+		{ "mdio", "mdio_bus" },
+		{ "sdw", "soundwire" },
+		{ "slim", "slimbus" },
+		{ "ssam", "surface_aggregator" },
+		{ "tbsvc", "thunderbolt" },
+		{ "mipscdmm", "cdmm" },
+		{ "vchiq", "vchiq-bus" },
+		{ "idxd", "dsa" },
 		/* CPU features and machine models, not devices; devname is a device node. */
 		{ "cpu", NULL },
 		{ "x86cpu", NULL },
