@@ -165,7 +165,7 @@ static int decide_drivers(struct status *s)
 			 * the kernel's decision unknown, which is no agreement.
 			 * Audit mode writes none: nothing to compare.
 			 */
-			d->mismatch = !s->audit && s->inv->kernel_filter &&
+			d->mismatch = !s->audit && s->mode == DF_MODE_KERNEL &&
 				      d->drv->allowed != (int)d->verdict.allowed;
 			s->mismatches += d->mismatch;
 		}

@@ -69,8 +69,8 @@ void status_print_prometheus(const struct status *s)
 	       s->allowed, s->denied);
 	prom_metric("violations", "Devices bound to a denied driver.", NULL, (double)s->violations);
 	prom_metric("kernel_mismatches",
-		    "Allowed bits in the kernel that disagree with the policy.", NULL,
-		    (double)s->mismatches);
+		    "Allowed bits in the kernel that disagree with the policy or cannot be read.",
+		    NULL, (double)s->mismatches);
 	prom_metric("devices_unbound", "Devices no driver drives.", NULL, (double)s->nunbound);
 	prom_metric("skipped", "Entries of /sys that could not be read or had unsafe names.", NULL,
 		    (double)s->inv->skipped);
