@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "drvfilter-private.h"
 #include "strbuf.h"
@@ -100,6 +101,21 @@ char *df_ctx_path(const struct df_ctx *ctx, const char *path)
 		return NULL;
 	}
 	return strbuf_steal(&sb);
+}
+
+int df_in_initramfs(const struct df_ctx *ctx)
+{
+	static const char *const marks[] = { "/etc/initrd-release", "/conf/initramfs.conf" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		_cleanup_free_ char *path = df_ctx_path(ctx, marks[i]);
+
+		if (!path)
+			return -ENOMEM;
+		if (access(path, F_OK) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 bool df_log_enabled(const struct df_ctx *ctx, int priority)

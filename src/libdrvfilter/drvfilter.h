@@ -49,6 +49,12 @@ int df_ctx_set_modules_root(struct df_ctx *ctx, const char *root);
 const char *df_ctx_get_modules_root(const struct df_ctx *ctx);
 /* @path (absolute) under the context's sysroot, as a new string; NULL when out of memory. */
 char *df_ctx_path(const struct df_ctx *ctx, const char *path);
+/*
+ * Whether the context's system is an initramfs: one of dracut's or
+ * systemd's (/etc/initrd-release) or of initramfs-tools (/conf/initramfs.conf,
+ * which mkinitramfs puts into every image). 1, 0 or -ENOMEM.
+ */
+int df_in_initramfs(const struct df_ctx *ctx);
 
 /* ---- diagnostics: what `check` reports, as data ---- */
 
@@ -602,7 +608,7 @@ struct df_report {
 	bool locked; /* the kernel policy is locked now */
 	char *policy_path;
 	char *policy_sha256; /* "" when fail-closed */
-	bool in_initramfs; /* run in the initramfs (it has /etc/initrd-release) */
+	bool in_initramfs; /* run in the initramfs (df_in_initramfs) */
 	/*
 	 * The policy the initramfs enforced at this boot ("" when it failed
 	 * closed), from this run or the state file's record; NULL when the

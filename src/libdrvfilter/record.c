@@ -626,15 +626,17 @@ static int write_manifest(struct rec *rec, const char *release)
 int df_record_system(struct df_ctx *ctx, const char *dir, const char *policy,
 		     struct df_record_counts *counts)
 {
-	_cleanup_free_ char *initrd = df_ctx_path(ctx, "/etc/initrd-release"), *dropins = NULL;
+	_cleanup_free_ char *dropins = NULL;
 	char release[DF_NAME_MAX + 1] = "";
 	struct rec rec = { .ctx = ctx, .c = counts };
 	struct stat st;
 	int r;
 
 	*counts = (struct df_record_counts){ 0 };
-	if (!initrd)
-		return -ENOMEM;
+	r = df_in_initramfs(ctx);
+	if (r < 0)
+		return r;
+	counts->initramfs = r;
 	if (lstat(dir, &st) == 0)
 		return -EEXIST;
 	if (asprintf(&rec.out, "%s.XXXXXX", dir) < 0)
@@ -645,7 +647,6 @@ int df_record_system(struct df_ctx *ctx, const char *dir, const char *policy,
 		return r;
 	}
 	(void)chmod(rec.out, 0755);
-	counts->initramfs = access(initrd, F_OK) == 0;
 	r = df_osrelease(ctx, release, sizeof(release));
 	if (r == 0)
 		r = put_file(&rec, "proc/sys/kernel/osrelease", strcat(release, "\n"),

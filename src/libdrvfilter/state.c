@@ -252,14 +252,13 @@ void df_state_release(struct df_state *st)
 
 int df_report_note_origin(struct df_ctx *ctx, struct df_report *rep)
 {
-	_cleanup_free_ char *release = df_ctx_path(ctx, "/etc/initrd-release");
 	char sha[SHA256_HEX_SIZE + 1];
 	ssize_t n;
+	int r = df_in_initramfs(ctx);
 
-	if (!release)
-		return -ENOMEM;
-	/* dracut's images have it, in both flavours; systemd too takes it for "in the initrd". */
-	rep->in_initramfs = access(release, F_OK) == 0;
+	if (r < 0)
+		return r;
+	rep->in_initramfs = r;
 	if (rep->in_initramfs)
 		return (rep->initramfs_sha256 = strdup(rep->policy_sha256)) ? 0 : -ENOMEM;
 	/* In the real root: what the initramfs's run left, for the whole boot; else no record. */

@@ -93,7 +93,8 @@ static void mkdir_under(const char *dir, const char *rel)
 }
 
 /*
- * Where a run happens: the initramfs (it has /etc/initrd-release) records
+ * Where a run happens: the initramfs (it has /etc/initrd-release, or
+ * initramfs-tools' /conf/initramfs.conf) records
  * its policy; a run in the real root keeps that record, and an earlier real
  * root run's copy of it; without one, there is none.
  */
@@ -136,6 +137,14 @@ START_TEST(test_state_origin)
 		ck_assert_int_eq(df_state_write(ctx, rep), 0);
 		rep = df_report_free(rep);
 	}
+
+	/* An initramfs-tools image has no /etc/initrd-release, but /conf/initramfs.conf. */
+	mkdir_under(dir, "/conf");
+	touch(dir, "/conf/initramfs.conf");
+	ck_assert_int_eq(df_apply(ctx, other, 0, &rep), 0);
+	ck_assert(rep->in_initramfs);
+	ck_assert_str_eq(rep->initramfs_sha256, df_policy_sha256(other));
+	rep = df_report_free(rep);
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
