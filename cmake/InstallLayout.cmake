@@ -2,7 +2,8 @@
 # and bash-completion's pkg-config files name their directories (the
 # fallbacks are Debian 12's). Binaries go to sbin, the man pages to sections
 # 5 and 8 (man/), the policy to /etc without replacing one that is there.
-# The udev rule and the dracut module are configured with the paths they name.
+# The udev rule, the dracut module and the initramfs-tools hook and scripts
+# are configured with the paths they name.
 
 function(drvfilter_pkg_dir var module variable fallback)
   pkg_get_variable(dir ${module} ${variable})
@@ -54,6 +55,17 @@ foreach(script module-setup.sh drvfilter-apply-hook.sh drvfilter-pivot-hook.sh)
 endforeach()
 drvfilter_install_configured(dracut-module/99drvfilter-blacklist/module-setup.sh.in
                              ${DRACUT_MODULES_DIR}/99drvfilter-blacklist "${executable}")
+
+# initramfs-tools (Debian's and Ubuntu's default builder): its hook and the
+# two boot scripts, where mkinitramfs reads them (a fixed path, whatever the
+# prefix, as dracut's modules directory is).
+set(INITRAMFS_TOOLS_DIR /usr/share/initramfs-tools)
+drvfilter_install_configured(initramfs-tools/hooks/zz-drvfilter.in ${INITRAMFS_TOOLS_DIR}/hooks
+                             "${executable}")
+foreach(dir init-top init-bottom)
+  drvfilter_install_configured(initramfs-tools/scripts/${dir}/drvfilter.in
+                               ${INITRAMFS_TOOLS_DIR}/scripts/${dir} "${executable}")
+endforeach()
 
 # The unit that applies the policy again from the real root, pulled in by a
 # sysinit.target.wants link beside it, as systemd's own early units are: no

@@ -1,8 +1,9 @@
 #!/bin/sh
 # cmake --install into a DESTDIR: every file where the platform expects it
 # (udev's, dracut's, systemd's and bash-completion's directories from their
-# pkg-config files, sbin, man5/man8, /etc) and nothing else, the unit linked
-# into sysinit.target.wants; the udev rule, the dracut modules and the unit
+# pkg-config files, initramfs-tools', sbin, man5/man8, /etc) and nothing else,
+# the unit linked into sysinit.target.wants; the udev rule, the dracut
+# modules, the initramfs-tools hook and scripts and the unit
 # name the helper where it was installed, also under
 # another --prefix; an /etc/drvfilter.conf that is there already is kept; the
 # installed drvfilterctl accepts the installed policy.
@@ -25,6 +26,7 @@ units=$(var systemd systemdsystemunitdir)
 units=${units:-/lib/systemd/system}
 completions=$(var bash-completion completionsdir)
 completions=${completions:-/usr/share/bash-completion/completions}
+itools=/usr/share/initramfs-tools
 
 DESTDIR=$tmp/usr-tree cmake --install "$build" --prefix /usr >"$tmp/log" 2>&1 || { cat "$tmp/log" && exit 1; }
 (cd "$tmp/usr-tree" && find . ! -type d \( -type l -printf '%p -> %l\n' -o -printf '%p\n' \) |
@@ -47,11 +49,15 @@ $dracutconf/50-drvfilter.conf
 $udev/rules.d/90-drvfilter.rules
 $units/drvfilter-apply.service
 $units/sysinit.target.wants/drvfilter-apply.service -> ../drvfilter-apply.service
+$itools/hooks/zz-drvfilter
+$itools/scripts/init-bottom/drvfilter
+$itools/scripts/init-top/drvfilter
 EOT
 diff -u "$tmp/want" "$tmp/got" || no "the installed files differ from the expected layout"
 root=$tmp/usr-tree
 for f in usr/sbin/drvfilter-apply usr/sbin/drvfilterctl "${dracut#/}/90drvfilter/module-setup.sh" \
-	"${dracut#/}/99drvfilter-blacklist/module-setup.sh"; do
+	"${dracut#/}/99drvfilter-blacklist/module-setup.sh" "${itools#/}/hooks/zz-drvfilter" \
+	"${itools#/}/scripts/init-top/drvfilter" "${itools#/}/scripts/init-bottom/drvfilter"; do
 	[ -x "$root/$f" ] || no "$f is not executable"
 done
 [ "$(stat -c %a "$root/etc/drvfilter.conf")" = 644 ] || no "/etc/drvfilter.conf is not 0644"
@@ -61,11 +67,18 @@ grep -q '/usr/sbin/drvfilter-apply' "$root$dracut/90drvfilter/drvfilter-apply-ho
 	no "the dracut hook does not run /usr/sbin/drvfilter-apply"
 grep -q "$udev/rules.d/90-drvfilter.rules" "$root$dracut/90drvfilter/module-setup.sh" ||
 	no "the dracut module does not take the rule from $udev/rules.d"
+grep -q "$udev/rules.d/90-drvfilter.rules" "$root$itools/hooks/zz-drvfilter" ||
+	no "the initramfs-tools hook does not take the rule from $udev/rules.d"
+for s in init-top init-bottom; do
+	grep -q '/usr/sbin/drvfilter-apply' "$root$itools/scripts/$s/drvfilter" ||
+		no "the initramfs-tools $s script does not run /usr/sbin/drvfilter-apply"
+done
 grep -q '^ExecStart=/usr/sbin/drvfilter-apply --real-root$' "$root$units/drvfilter-apply.service" ||
 	no "the unit does not run /usr/sbin/drvfilter-apply --real-root"
 grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" \
 	"$root$dracut/90drvfilter/drvfilter-pivot-hook.sh" "$root$dracut/99drvfilter-blacklist/module-setup.sh" \
-	"$root$units/drvfilter-apply.service" &&
+	"$root$units/drvfilter-apply.service" "$root$itools/hooks/zz-drvfilter" \
+	"$root$itools/scripts/init-top/drvfilter" "$root$itools/scripts/init-bottom/drvfilter" &&
 	no "a placeholder was left unconfigured"
 "$root/usr/sbin/drvfilterctl" check "$root/etc/drvfilter.conf" >/dev/null ||
 	no "the installed drvfilterctl refuses the installed policy"
