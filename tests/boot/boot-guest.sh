@@ -10,7 +10,8 @@
 # arguments come from $GUEST_APPEND; $GUEST_TIMEOUT bounds the boot (seconds,
 # default 300); $DRACUT_MODULES picks the initrd's flavour (default "base",
 # the classic one; "systemd-initrd dracut-systemd" for systemd's), and
-# $DRACUT_DRIVERS adds kernel modules to the image; $GUEST_RECORD_DISK adds a
+# $DRACUT_DRIVERS adds kernel modules to the image; $GUEST_BUILDER=initramfs-tools
+# builds the image with initramfs-tools instead (initramfs-tools-image.sh); $GUEST_RECORD_DISK adds a
 # disk a recording boot writes to; $GUEST_GRUB_CMDLINE boots through GRUB
 # with that text on its linux line.
 # With $GUEST_SWTPM set, the guest gets a TPM 2.0: Debian's swtpm behind
@@ -28,24 +29,29 @@ kver=$(basename "$(ls -d "$kdir"/lib/modules/*)")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# dracut from the system with the staged drvfilter modules and the test
-# module beside its own (scratch-dracut.sh); no host configuration.
-sh "$here/scratch-dracut.sh" "$stage" "$tmp/dracut"
-cp -a "$here/dracut/95drvfiltertest" "$tmp/dracut/modules.d/"
-mkdir -p "$tmp/confd"
-# The image's own blacklist, where the build has it (90drvfilter requires it).
-early=
-[ ! -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ] || early=drvfilter-blacklist
-drvfilter_prefix=$stage drvfilter_policy=$policy dracutbasedir=$tmp/dracut \
-	dracut --force --conf /dev/null --confdir "$tmp/confd" --no-hostonly --no-hostonly-cmdline --no-early-microcode \
-	--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest $early" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
-	--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix ${DRACUT_DRIVERS:-}" \
-	--compress cat "$out/initrd.img" >"$out/dracut.log" 2>&1 || {
-	tail -n 20 "$out/dracut.log" >&2
-	exit 1
-}
-# (Uncompressed: QEMU reads the image once; gzip -9 cost each boot 7 to 15 s
-# of a core for nothing.)
+if [ "${GUEST_BUILDER:-dracut}" = initramfs-tools ]; then
+	# initramfs-tools instead (the scenario's builder file), the system's.
+	sh "$here/initramfs-tools-image.sh" "$stage" "$kdir" "$policy" "$out"
+else
+	# dracut from the system with the staged drvfilter modules and the test
+	# module beside its own (scratch-dracut.sh); no host configuration.
+	sh "$here/scratch-dracut.sh" "$stage" "$tmp/dracut"
+	cp -a "$here/dracut/95drvfiltertest" "$tmp/dracut/modules.d/"
+	mkdir -p "$tmp/confd"
+	# The image's own blacklist, where the build has it (90drvfilter requires it).
+	early=
+	[ ! -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ] || early=drvfilter-blacklist
+	drvfilter_prefix=$stage drvfilter_policy=$policy dracutbasedir=$tmp/dracut \
+		dracut --force --conf /dev/null --confdir "$tmp/confd" --no-hostonly --no-hostonly-cmdline --no-early-microcode \
+		--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest $early" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
+		--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix ${DRACUT_DRIVERS:-}" \
+		--compress cat "$out/initrd.img" >"$out/dracut.log" 2>&1 || {
+		tail -n 20 "$out/dracut.log" >&2
+		exit 1
+	}
+	# (Uncompressed: QEMU reads the image once; gzip -9 cost each boot 7 to
+	# 15 s of a core for nothing.)
+fi
 # The root disk: $GUEST_ROOT, a real root file system, or a blank one the
 # boot never mounts (the test module reports and ends it before).
 disk=${GUEST_ROOT:-$tmp/disk.img}

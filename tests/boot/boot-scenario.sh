@@ -15,7 +15,11 @@ scenario=$(cd "$2" && pwd)
 out=$3
 series=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
-for tool in qemu-system-x86_64 dracut; do
+# The image's builder, in the scenario's builder file: dracut (the default) or
+# initramfs-tools.
+GUEST_BUILDER=$(cat "$scenario/builder" 2>/dev/null || echo dracut)
+export GUEST_BUILDER
+for tool in qemu-system-x86_64 "$(echo "$GUEST_BUILDER" | sed 's/^initramfs-tools$/mkinitramfs/')"; do
 	command -v "$tool" >/dev/null || { echo "$tool is missing: scripts/install-deps boot" >&2; exit 77; }
 done
 rm -rf "$out"

@@ -24,9 +24,10 @@ expect "status --json: the refused modules are named" json_has '"module_blacklis
 expect "status --json: no violation" json_has '"violations":\[\]'
 # shellcheck disable=SC2154 # $series is check-scenario.sh's
 if [ "$series" = 6.12 ]; then
-	# On 6.12 xhci_pci is a library too: xhci_pci_renesas builds on it. The
+	# (6.12 boots with these checks in itools-cmdline@6.12.) On 6.12
+	# xhci_pci is a library too: xhci_pci_renesas builds on it. The
 	# options, computed from the whole module tree, leave it out (a module
-	# others need is never named); the initramfs holds dracut's subset,
+	# others need is never named); the initramfs holds its builder's subset,
 	# without xhci_pci_renesas, so status in there computes
 	# module_blacklist=xhci_pci and names it as the one missing option: drift,
 	# status exit 3. (xhci_pci still never loads: the modprobe.d blacklist.)

@@ -1,0 +1,1 @@
+../itools-no-cmdline/expect-initramfs-tools.sh
