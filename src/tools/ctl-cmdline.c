@@ -146,6 +146,27 @@ static void print_dracut(const struct df_bootopts *b)
 	putchar('\n');
 }
 
+/*
+ * mkosi's KernelCommandLine= (a list, appended to by every file that sets
+ * it) splits its value at blanks and knows no quotes: a quoted value, such
+ * as a filter_* list naming a driver with a blank, would reach the kernel cut
+ * in two. Such options are refused rather than written wrong.
+ */
+static int print_mkosi(const struct df_bootopts *b)
+{
+	if (strpbrk(b->line, "\"'\\"))
+		return log_error_errno(-EINVAL,
+				       "the options hold a quoted value, which mkosi's "
+				       "KernelCommandLine= would split at its blanks: use "
+				       "--format=kernel-cmdline for /etc/kernel/cmdline instead");
+	printf("# mkosi.conf.d/50-drvfilter.conf: drvfilter's boot options (drvfilterctl "
+	       "cmdline\n"
+	       "# --format=mkosi%s%s), appended to the image's kernel command line.\n",
+	       *b->release ? ", kernel " : "", *b->release ? b->release : "");
+	printf("[Content]\nKernelCommandLine=%s\n", b->line);
+	return 0;
+}
+
 /* ---- the report on standard error ---- */
 
 static size_t count_kind(const struct df_bootopts *b, enum df_bootopt_kind kind, bool fits)
@@ -422,6 +443,13 @@ static int run(int argc, char **argv)
 		print_dracut(b);
 		return EXIT_FINE;
 	}
+	if (ctl_format_is("mkosi"))
+		return print_mkosi(b) < 0 ? EXIT_ERROR : EXIT_FINE;
+	/*
+	 * kernel-cmdline: the options alone, a line to append to the one in
+	 * /etc/kernel/cmdline (kernel-install's, for unified kernel images
+	 * too), which takes no comments; plain output is the same today.
+	 */
 	printf("%s\n", b->line);
 	return EXIT_FINE;
 }
@@ -435,7 +463,7 @@ static const struct option options[] = {
 	{},
 };
 
-static const char *const formats[] = { "grub", "dracut", NULL };
+static const char *const formats[] = { "grub", "dracut", "mkosi", "kernel-cmdline", NULL };
 
 static int parse(int opt, const char *arg)
 {
