@@ -3,9 +3,10 @@
  * drvfilterctl verify: what a verifier runs on a guest's evidence. It
  * replays the event log, checks that the replay reproduces the PCR (or
  * RTMR) values the verifier trusts (read with tpm2_pcrread, or from a quote
- * tpm2_checkquote checked), finds drvfilter's events in it and compares each
- * with the expected policy and mode. Exit 0 only when all of it holds; every
- * difference is said.
+ * tpm2_checkquote checked), and accounts for every record of each register it
+ * replays: drvfilter's events are compared with the expected policy and mode,
+ * any other record must carry the text its digest is the hash of. Exit 0
+ * only when all of it holds; every difference is said.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -187,7 +188,38 @@ static bool is_ours(const struct df_evlog_record *rec)
 	return rec->string && startswith(rec->string, "drvfilter-apply/");
 }
 
-/* Replay the PCRs from the log (onto the base values), compare, and check drvfilter's events. */
+/*
+ * One record of a register whose replay matched: every one is accounted for.
+ * A drvfilter event is compared with what is expected; any other record must
+ * still say what was measured (its digest is the hash of its text), else
+ * whoever holds the log could give a drvfilter event another text, or none,
+ * keep its digests, and have it pass unexamined.
+ */
+static void check_record(struct verify *v, const struct df_evlog_record *rec, size_t i,
+			 const char *reg, const char *alg)
+{
+	struct strbuf text = STRBUF_INIT;
+	char where[64];
+
+	snprintf(where, sizeof(where), "record %zu (%s)", i + 1, reg);
+	if (!rec->string) {
+		problem(v, "%s: it carries no text: what it measured cannot be checked", where);
+		return;
+	}
+	(void)strbuf_append_quoted(&text, rec->string);
+	if (!df_evlog_digest_matches(rec))
+		problem(v,
+			"%s: its digest is not the %s of its text %s: the record does not say "
+			"what was measured",
+			where, alg, strbuf_str(&text));
+	else if (is_ours(rec))
+		check_event(v, where, rec->string);
+	else
+		printf("event: %s: other: %s\n", where, strbuf_str(&text));
+	strbuf_release(&text);
+}
+
+/* Replay the PCRs from the log (onto the base values), compare, and check every record. */
 static void verify_pcrs(struct verify *v, const struct df_evlog *log, const struct pcr_values *pv,
 			const struct pcr_values *base)
 {
@@ -216,8 +248,7 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		if (!pv->have[i]) {
 			problem(v,
 				"PCR %d holds drvfilter's events, but the PCR values give no "
-				"SHA-256 "
-				"value for it",
+				"SHA-256 value for it",
 				i);
 			continue;
 		}
@@ -242,15 +273,12 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 	}
 	for (size_t i = 0; i < log->n; i++) {
 		const struct df_evlog_record *rec = &log->v[i];
-		char where[64];
+		char reg[16];
 
-		if (rec->pcr < 0 || !ok[rec->pcr] || !is_ours(rec))
+		if (rec->pcr < 0 || !ok[rec->pcr])
 			continue;
-		snprintf(where, sizeof(where), "record %zu (PCR %d)", i + 1, rec->pcr);
-		if (!df_evlog_digest_matches(rec))
-			problem(v, "%s: its digest is not the SHA-256 of its text", where);
-		else
-			check_event(v, where, rec->string);
+		snprintf(reg, sizeof(reg), "PCR %d", rec->pcr);
+		check_record(v, rec, i, reg, "SHA-256");
 	}
 }
 
@@ -259,7 +287,7 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 {
 	uint8_t acc[48] = { 0 };
 	bool ours = false;
-	char a[97], b[97];
+	char a[97], b[97], reg[16];
 
 	if (base)
 		memcpy(acc, base, 48);
@@ -289,18 +317,10 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 		return;
 	}
 	printf("ok: RTMR %d (sha384) %s: the log replays to the quoted value\n", DF_RTMR_INDEX, b);
-	for (size_t i = 0; i < log->n; i++) {
-		const struct df_evlog_record *rec = &log->v[i];
-		char where[64];
-
-		if (rec->rtmr != DF_RTMR_INDEX || !is_ours(rec))
-			continue;
-		snprintf(where, sizeof(where), "record %zu (RTMR %d)", i + 1, DF_RTMR_INDEX);
-		if (!df_evlog_digest_matches(rec))
-			problem(v, "%s: its digest is not the SHA-384 of its text", where);
-		else
-			check_event(v, where, rec->string);
-	}
+	snprintf(reg, sizeof(reg), "RTMR %d", DF_RTMR_INDEX);
+	for (size_t i = 0; i < log->n; i++)
+		if (log->v[i].rtmr == DF_RTMR_INDEX)
+			check_record(v, &log->v[i], i, reg, "SHA-384");
 }
 
 static int expected_digest(char sha[65])
