@@ -130,6 +130,7 @@ static void tohex(const uint8_t *d, size_t n, char *out)
 struct verify {
 	size_t problems;
 	const char *expect_sha; /* the expected policy's digest */
+	int expect_pcr; /* the PCR the expected policy measures into, -1 with measure = no */
 	unsigned events; /* drvfilter events of registers whose values were given */
 };
 
@@ -224,8 +225,16 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 			const struct pcr_values *base)
 {
 	uint8_t acc[NPCRS][32] = { { 0 } };
-	bool ours[NPCRS] = { false }, ok[NPCRS] = { false }, unreplayable[NPCRS] = { false };
+	bool ours[NPCRS] = { false }, replay[NPCRS] = { false }, ok[NPCRS] = { false },
+	     unreplayable[NPCRS] = { false };
 
+	/*
+	 * drvfilter's PCR is replayed even when no record there claims to be
+	 * drvfilter's: a log whose every event of it was given another text
+	 * (or dropped) must not leave it unchecked.
+	 */
+	if (v->expect_pcr >= 0)
+		replay[v->expect_pcr] = true;
 	for (int i = 0; i < NPCRS; i++)
 		if (base && base->have[i])
 			memcpy(acc[i], base->v[i], 32);
@@ -239,16 +248,24 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		else
 			df_replay_sha256(acc[rec->pcr], rec->sha256);
 		ours[rec->pcr] |= is_ours(rec);
+		replay[rec->pcr] |= is_ours(rec);
 	}
 	for (int i = 0; i < NPCRS; i++) {
 		char a[65], b[65];
 
-		if (!ours[i])
+		if (!replay[i])
 			continue;
-		if (!pv->have[i]) {
+		if (!pv->have[i] && ours[i]) {
 			problem(v,
 				"PCR %d holds drvfilter's events, but the PCR values give no "
 				"SHA-256 value for it",
+				i);
+			continue;
+		}
+		if (!pv->have[i]) {
+			problem(v,
+				"the expected policy measures into PCR %d, but the PCR values give "
+				"no SHA-256 value for it",
 				i);
 			continue;
 		}
@@ -282,11 +299,15 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 	}
 }
 
+/*
+ * RTMR 2 is replayed whenever its value is given, drvfilter's records there or
+ * not, for the same reason as its PCR: drvfilter measures into it whenever
+ * the guest has it (any measure setting but no).
+ */
 static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint8_t want[48],
 			const uint8_t *base)
 {
 	uint8_t acc[48] = { 0 };
-	bool ours = false;
 	char a[97], b[97], reg[16];
 
 	if (base)
@@ -294,8 +315,17 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 	for (size_t i = 0; i < log->n; i++) {
 		const struct df_evlog_record *rec = &log->v[i];
 
-		if (rec->rtmr != DF_RTMR_INDEX)
+		if (rec->rtmr < 0)
 			continue;
+		if (rec->rtmr != DF_RTMR_INDEX) {
+			/* Not a register drvfilter extends: an event there is one no quote covers. */
+			if (is_ours(rec))
+				problem(v,
+					"record %zu (RTMR %d): drvfilter measures into RTMR %d "
+					"only: this event cannot be checked",
+					i + 1, rec->rtmr, DF_RTMR_INDEX);
+			continue;
+		}
 		if (!rec->has_sha384) {
 			problem(v,
 				"record %zu (RTMR %d) has no SHA-384 digest: it cannot be replayed",
@@ -303,10 +333,7 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 			return;
 		}
 		df_replay_sha384(acc, rec->sha384);
-		ours |= is_ours(rec);
 	}
-	if (!ours)
-		return;
 	tohex(acc, 48, a);
 	tohex(want, 48, b);
 	if (memcmp(acc, want, 48) != 0) {
@@ -323,7 +350,8 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 			check_record(v, &log->v[i], i, reg, "SHA-384");
 }
 
-static int expected_digest(char sha[65])
+/* The expected policy's digest, and the PCR it measures into (-1: none). */
+static int expected_digest(char sha[65], int *pcr)
 {
 	_cleanup_(df_policy_freep) struct df_policy *p = NULL;
 	struct df_diags d;
@@ -336,7 +364,10 @@ static int expected_digest(char sha[65])
 		ctl_print_diags(&d, stderr, true);
 		log_error("the expected policy '%s' cannot be used", arg_expect_policy);
 	} else {
+		unsigned n;
+
 		snprintf(sha, 65, "%s", df_policy_sha256(p));
+		*pcr = df_policy_measure(p, &n) == DF_MEASURE_NO ? -1 : (int)n;
 	}
 	df_diags_release(&d);
 	return r;
@@ -363,7 +394,7 @@ static int run(int argc, char **argv)
 		return ctl_usage_error("--base-pcrs goes with --pcrs");
 	if (arg_base_rtmr && !arg_rtmr)
 		return ctl_usage_error("--base-rtmr goes with --rtmr");
-	if (expected_digest(sha) < 0)
+	if (expected_digest(sha, &v.expect_pcr) < 0)
 		return EXIT_ERROR;
 	v.expect_sha = sha;
 	logpath = arg_event_log ? strdup(arg_event_log) : df_ctx_path(ctl_ctx, DF_EVENT_LOG_PATH);
