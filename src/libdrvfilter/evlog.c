@@ -37,11 +37,38 @@ int df_unhex(const char *s, uint8_t *out, size_t n)
 	return unhex(s, out, n);
 }
 
+/* How often @key is in object @v. */
+static size_t key_count(const struct jv *v, const char *key)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; v && v->type == JV_OBJECT && i < v->count; i++)
+		n += streq(v->keys[i], key);
+	return n;
+}
+
+/*
+ * A key verify reads, given twice: readers differ on which one counts, so the
+ * record would say one thing to verify and another to the next tool.
+ */
+static const char *repeated_key(const struct jv *v, const char *const *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (key_count(v, keys[i]) > 1)
+			return keys[i];
+	return NULL;
+}
+
+static const char *const record_keys[] = { "pcr", "rtmr", "digests", "content" };
+static const char *const content_keys[] = { "string" };
+static const char *const digest_keys[] = { "hashAlg", "digest" };
+
 /* One record: its register, the digests verify can replay, and its text. */
 static int parse_record(const char *buf, size_t len, struct df_evlog_record *rec, char *why,
 			size_t whysize)
 {
 	const struct jv *digests, *content;
+	const char *twice;
 	struct jv root;
 	size_t off;
 	long long pcr, rtmr;
@@ -55,6 +82,14 @@ static int parse_record(const char *buf, size_t len, struct df_evlog_record *rec
 	}
 	*rec = (struct df_evlog_record){ .pcr = -1, .rtmr = -1 };
 	r = -EBADMSG;
+	content = jv_get(&root, "content");
+	twice = repeated_key(&root, record_keys, ARRAY_SIZE(record_keys));
+	if (!twice)
+		twice = repeated_key(content, content_keys, ARRAY_SIZE(content_keys));
+	if (twice) {
+		snprintf(why, whysize, "its key \"%s\" is given twice", twice);
+		goto out;
+	}
 	pcr = jv_get_int(&root, "pcr");
 	rtmr = jv_get_int(&root, "rtmr");
 	digests = jv_get(&root, "digests");
@@ -76,6 +111,16 @@ static int parse_record(const char *buf, size_t len, struct df_evlog_record *rec
 			snprintf(why, whysize, "a digest lacks hashAlg or digest");
 			goto out;
 		}
+		twice = repeated_key(&digests->items[i], digest_keys, ARRAY_SIZE(digest_keys));
+		if (twice) {
+			snprintf(why, whysize, "its key \"%s\" is given twice", twice);
+			goto out;
+		}
+		if ((streq(alg, "sha256") && rec->has_sha256) ||
+		    (streq(alg, "sha384") && rec->has_sha384)) {
+			snprintf(why, whysize, "its %s digest is given twice", alg);
+			goto out;
+		}
 		if (streq(alg, "sha256") && unhex(d, rec->sha256, sizeof(rec->sha256)) == 0)
 			rec->has_sha256 = true;
 		else if (streq(alg, "sha384") && unhex(d, rec->sha384, sizeof(rec->sha384)) == 0)
@@ -86,7 +131,6 @@ static int parse_record(const char *buf, size_t len, struct df_evlog_record *rec
 			goto out;
 		}
 	}
-	content = jv_get(&root, "content");
 	if (content && jv_get_string(content, "string")) {
 		rec->string = strdup(jv_get_string(content, "string"));
 		if (!rec->string) {

@@ -70,12 +70,8 @@ int strbuf_appendf(struct strbuf *sb, const char *fmt, ...)
 	return 0;
 }
 
-int strbuf_append_escaped(struct strbuf *sb, const char *s)
-{
-	return strbuf_append_escaped_max(sb, s, SIZE_MAX);
-}
-
-int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max)
+/* With @quoted, " is escaped too: a quoted string then ends where it seems to. */
+static int append_escaped(struct strbuf *sb, const char *s, size_t max, bool quoted)
 {
 	for (; *s; s++, max--) {
 		unsigned char c = (unsigned char)*s;
@@ -85,7 +81,7 @@ int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max)
 			return strbuf_append(sb, "...");
 		if (c == '\\')
 			r = strbuf_append(sb, "\\\\");
-		else if (c < 0x20 || c >= 0x7f)
+		else if (c < 0x20 || c >= 0x7f || (quoted && c == '"'))
 			r = strbuf_appendf(sb, "\\x%02x", c);
 		else
 			r = strbuf_appendc(sb, (char)c);
@@ -93,6 +89,27 @@ int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max)
 			return r;
 	}
 	return 0;
+}
+
+int strbuf_append_escaped(struct strbuf *sb, const char *s)
+{
+	return append_escaped(sb, s, SIZE_MAX, false);
+}
+
+int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max)
+{
+	return append_escaped(sb, s, max, false);
+}
+
+int strbuf_append_quoted(struct strbuf *sb, const char *s)
+{
+	int r = strbuf_appendc(sb, '"');
+
+	if (r >= 0)
+		r = append_escaped(sb, s, SIZE_MAX, true);
+	if (r >= 0)
+		r = strbuf_appendc(sb, '"');
+	return r;
 }
 
 const char *strbuf_str(const struct strbuf *sb)

@@ -25,6 +25,8 @@ _printf_(2, 3) int strbuf_appendf(struct strbuf *sb, const char *fmt, ...);
 int strbuf_append_escaped(struct strbuf *sb, const char *s);
 /* The same for at most @max bytes of @s, then "..." if there was more. */
 int strbuf_append_escaped_max(struct strbuf *sb, const char *s, size_t max);
+/* @s escaped so, with " as \x22 too, between double quotes: where it ends cannot be forged. */
+int strbuf_append_quoted(struct strbuf *sb, const char *s);
 /* The buffer's string (never NULL), still owned by @sb. */
 const char *strbuf_str(const struct strbuf *sb);
 /* Empty the buffer, keeping its memory for what comes next. */

@@ -3,9 +3,10 @@
  * drvfilterctl verify: what a verifier runs on a guest's evidence. It
  * replays the event log, checks that the replay reproduces the PCR (or
  * RTMR) values the verifier trusts (read with tpm2_pcrread, or from a quote
- * tpm2_checkquote checked), finds drvfilter's events in it and compares each
- * with the expected policy and mode. Exit 0 only when all of it holds; every
- * difference is said.
+ * tpm2_checkquote checked), and accounts for every record of each register it
+ * replays: drvfilter's events are compared with the expected policy and mode,
+ * any other record must carry the text its digest is the hash of. Exit 0
+ * only when all of it holds; every difference is said.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -129,6 +130,7 @@ static void tohex(const uint8_t *d, size_t n, char *out)
 struct verify {
 	size_t problems;
 	const char *expect_sha; /* the expected policy's digest */
+	int expect_pcr; /* the PCR the expected policy measures into, -1 with measure = no */
 	unsigned events; /* drvfilter events of registers whose values were given */
 };
 
@@ -187,13 +189,52 @@ static bool is_ours(const struct df_evlog_record *rec)
 	return rec->string && startswith(rec->string, "drvfilter-apply/");
 }
 
-/* Replay the PCRs from the log (onto the base values), compare, and check drvfilter's events. */
+/*
+ * One record of a register whose replay matched: every one is accounted for.
+ * A drvfilter event is compared with what is expected; any other record must
+ * still say what was measured (its digest is the hash of its text), else
+ * whoever holds the log could give a drvfilter event another text, or none,
+ * keep its digests, and have it pass unexamined.
+ */
+static void check_record(struct verify *v, const struct df_evlog_record *rec, size_t i,
+			 const char *reg, const char *alg)
+{
+	struct strbuf text = STRBUF_INIT;
+	char where[64];
+
+	snprintf(where, sizeof(where), "record %zu (%s)", i + 1, reg);
+	if (!rec->string) {
+		problem(v, "%s: it carries no text: what it measured cannot be checked", where);
+		return;
+	}
+	(void)strbuf_append_quoted(&text, rec->string);
+	if (!df_evlog_digest_matches(rec))
+		problem(v,
+			"%s: its digest is not the %s of its text %s: the record does not say "
+			"what was measured",
+			where, alg, strbuf_str(&text));
+	else if (is_ours(rec))
+		check_event(v, where, rec->string);
+	else
+		printf("event: %s: other: %s\n", where, strbuf_str(&text));
+	strbuf_release(&text);
+}
+
+/* Replay the PCRs from the log (onto the base values), compare, and check every record. */
 static void verify_pcrs(struct verify *v, const struct df_evlog *log, const struct pcr_values *pv,
 			const struct pcr_values *base)
 {
 	uint8_t acc[NPCRS][32] = { { 0 } };
-	bool ours[NPCRS] = { false }, ok[NPCRS] = { false }, unreplayable[NPCRS] = { false };
+	bool ours[NPCRS] = { false }, replay[NPCRS] = { false }, ok[NPCRS] = { false },
+	     unreplayable[NPCRS] = { false };
 
+	/*
+	 * drvfilter's PCR is replayed even when no record there claims to be
+	 * drvfilter's: a log whose every event of it was given another text
+	 * (or dropped) must not leave it unchecked.
+	 */
+	if (v->expect_pcr >= 0)
+		replay[v->expect_pcr] = true;
 	for (int i = 0; i < NPCRS; i++)
 		if (base && base->have[i])
 			memcpy(acc[i], base->v[i], 32);
@@ -207,17 +248,24 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		else
 			df_replay_sha256(acc[rec->pcr], rec->sha256);
 		ours[rec->pcr] |= is_ours(rec);
+		replay[rec->pcr] |= is_ours(rec);
 	}
 	for (int i = 0; i < NPCRS; i++) {
 		char a[65], b[65];
 
-		if (!ours[i])
+		if (!replay[i])
 			continue;
-		if (!pv->have[i]) {
+		if (!pv->have[i] && ours[i]) {
 			problem(v,
 				"PCR %d holds drvfilter's events, but the PCR values give no "
-				"SHA-256 "
-				"value for it",
+				"SHA-256 value for it",
+				i);
+			continue;
+		}
+		if (!pv->have[i]) {
+			problem(v,
+				"the expected policy measures into PCR %d, but the PCR values give "
+				"no SHA-256 value for it",
 				i);
 			continue;
 		}
@@ -242,32 +290,42 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 	}
 	for (size_t i = 0; i < log->n; i++) {
 		const struct df_evlog_record *rec = &log->v[i];
-		char where[64];
+		char reg[16];
 
-		if (rec->pcr < 0 || !ok[rec->pcr] || !is_ours(rec))
+		if (rec->pcr < 0 || !ok[rec->pcr])
 			continue;
-		snprintf(where, sizeof(where), "record %zu (PCR %d)", i + 1, rec->pcr);
-		if (!df_evlog_digest_matches(rec))
-			problem(v, "%s: its digest is not the SHA-256 of its text", where);
-		else
-			check_event(v, where, rec->string);
+		snprintf(reg, sizeof(reg), "PCR %d", rec->pcr);
+		check_record(v, rec, i, reg, "SHA-256");
 	}
 }
 
+/*
+ * RTMR 2 is replayed whenever its value is given, drvfilter's records there or
+ * not, for the same reason as its PCR: drvfilter measures into it whenever
+ * the guest has it (any measure setting but no).
+ */
 static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint8_t want[48],
 			const uint8_t *base)
 {
 	uint8_t acc[48] = { 0 };
-	bool ours = false;
-	char a[97], b[97];
+	char a[97], b[97], reg[16];
 
 	if (base)
 		memcpy(acc, base, 48);
 	for (size_t i = 0; i < log->n; i++) {
 		const struct df_evlog_record *rec = &log->v[i];
 
-		if (rec->rtmr != DF_RTMR_INDEX)
+		if (rec->rtmr < 0)
 			continue;
+		if (rec->rtmr != DF_RTMR_INDEX) {
+			/* Not a register drvfilter extends: an event there is one no quote covers. */
+			if (is_ours(rec))
+				problem(v,
+					"record %zu (RTMR %d): drvfilter measures into RTMR %d "
+					"only: this event cannot be checked",
+					i + 1, rec->rtmr, DF_RTMR_INDEX);
+			continue;
+		}
 		if (!rec->has_sha384) {
 			problem(v,
 				"record %zu (RTMR %d) has no SHA-384 digest: it cannot be replayed",
@@ -275,10 +333,7 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 			return;
 		}
 		df_replay_sha384(acc, rec->sha384);
-		ours |= is_ours(rec);
 	}
-	if (!ours)
-		return;
 	tohex(acc, 48, a);
 	tohex(want, 48, b);
 	if (memcmp(acc, want, 48) != 0) {
@@ -289,21 +344,14 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 		return;
 	}
 	printf("ok: RTMR %d (sha384) %s: the log replays to the quoted value\n", DF_RTMR_INDEX, b);
-	for (size_t i = 0; i < log->n; i++) {
-		const struct df_evlog_record *rec = &log->v[i];
-		char where[64];
-
-		if (rec->rtmr != DF_RTMR_INDEX || !is_ours(rec))
-			continue;
-		snprintf(where, sizeof(where), "record %zu (RTMR %d)", i + 1, DF_RTMR_INDEX);
-		if (!df_evlog_digest_matches(rec))
-			problem(v, "%s: its digest is not the SHA-384 of its text", where);
-		else
-			check_event(v, where, rec->string);
-	}
+	snprintf(reg, sizeof(reg), "RTMR %d", DF_RTMR_INDEX);
+	for (size_t i = 0; i < log->n; i++)
+		if (log->v[i].rtmr == DF_RTMR_INDEX)
+			check_record(v, &log->v[i], i, reg, "SHA-384");
 }
 
-static int expected_digest(char sha[65])
+/* The expected policy's digest, and the PCR it measures into (-1: none). */
+static int expected_digest(char sha[65], int *pcr)
 {
 	_cleanup_(df_policy_freep) struct df_policy *p = NULL;
 	struct df_diags d;
@@ -316,7 +364,10 @@ static int expected_digest(char sha[65])
 		ctl_print_diags(&d, stderr, true);
 		log_error("the expected policy '%s' cannot be used", arg_expect_policy);
 	} else {
+		unsigned n;
+
 		snprintf(sha, 65, "%s", df_policy_sha256(p));
+		*pcr = df_policy_measure(p, &n) == DF_MEASURE_NO ? -1 : (int)n;
 	}
 	df_diags_release(&d);
 	return r;
@@ -343,7 +394,7 @@ static int run(int argc, char **argv)
 		return ctl_usage_error("--base-pcrs goes with --pcrs");
 	if (arg_base_rtmr && !arg_rtmr)
 		return ctl_usage_error("--base-rtmr goes with --rtmr");
-	if (expected_digest(sha) < 0)
+	if (expected_digest(sha, &v.expect_pcr) < 0)
 		return EXIT_ERROR;
 	v.expect_sha = sha;
 	logpath = arg_event_log ? strdup(arg_event_log) : df_ctx_path(ctl_ctx, DF_EVENT_LOG_PATH);

@@ -297,6 +297,9 @@ START_TEST(test_evlog_rtmr)
 }
 END_TEST
 
+/* A SHA-256 digest's 64 hex digits. */
+#define Z64 "0000000000000000000000000000000000000000000000000000000000000000"
+
 START_TEST(test_evlog_malformed)
 {
 	static const char *const bad[] = {
@@ -313,6 +316,17 @@ START_TEST(test_evlog_malformed)
 		"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha256\"}]}\n",
 		"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha1\","
 		"\"digest\":\"00\"}]\n", /* cut */
+		/* Said twice: the first to verify, the last to another reader. */
+		"\x1e{\"pcr\":8,\"pcr\":9,\"digests\":[{\"hashAlg\":\"sha1\","
+		"\"digest\":\"00\"}]}\n",
+		"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha1\",\"digest\":\"00\","
+		"\"digest\":\"01\"}]}\n",
+		"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha1\",\"digest\":\"00\"}],"
+		"\"content\":{\"string\":\"a\",\"string\":\"b\"}}\n",
+		"\x1e{\"rtmr\":2,\"digests\":[{\"hashAlg\":\"sha1\",\"digest\":\"00\"}],"
+		"\"content\":{},\"content\":{\"string\":\"b\"}}\n",
+		"\x1e{\"pcr\":8,\"digests\":[{\"hashAlg\":\"sha256\",\"digest\":\"" Z64
+		"\"},{\"hashAlg\":\"sha256\",\"digest\":\"" Z64 "\"}]}\n",
 	};
 	struct df_evlog l;
 	char why[128];

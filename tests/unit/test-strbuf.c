@@ -68,6 +68,20 @@ START_TEST(test_strbuf_escaped)
 }
 END_TEST
 
+/* A quote inside cannot end the quoted string early (a forged event text would). */
+START_TEST(test_strbuf_quoted)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	ck_assert_int_eq(strbuf_append_quoted(&sb, "a\" b\\\n"), 0);
+	ck_assert_str_eq(strbuf_str(&sb), "\"a\\x22 b\\\\\\x0a\"");
+	strbuf_clear(&sb);
+	ck_assert_int_eq(strbuf_append_quoted(&sb, ""), 0);
+	ck_assert_str_eq(strbuf_str(&sb), "\"\"");
+	strbuf_release(&sb);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("strbuf");
@@ -76,6 +90,7 @@ int main(void)
 	tcase_add_test(tc, test_strbuf_append);
 	tcase_add_test(tc, test_strbuf_steal);
 	tcase_add_test(tc, test_strbuf_escaped);
+	tcase_add_test(tc, test_strbuf_quoted);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
