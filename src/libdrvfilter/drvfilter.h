@@ -688,11 +688,13 @@ int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct 
 struct df_report *df_report_free(struct df_report *rep);
 const char *df_mode_name(enum df_mode mode);
 /*
- * Serialise appliers (boot, udev events, `drvfilterctl apply`): an exclusive
- * flock on /run/drvfilter/lock, waited for at most DF_LOCK_WAIT_USEC. The
+ * Serialise appliers (boot, udev events, `drvfilterctl apply`) and writers
+ * of the policy (`drvfilterctl edit`, `allow`, `deny`): an exclusive flock on
+ * DF_LOCK_PATH (under the sysroot), waited for at most DF_LOCK_WAIT_USEC. The
  * descriptor, held until closed, or -errno (-ETIMEDOUT, -EINVAL when the
  * lock is not a regular file).
  */
+#define DF_LOCK_PATH "/run/drvfilter/lock"
 #define DF_LOCK_WAIT_USEC (30LL * 1000 * 1000)
 int df_lock_take(struct df_ctx *ctx);
 const char *df_action_name(enum df_action_kind kind);
