@@ -10,9 +10,13 @@
 
 #include "testutil.h"
 
-/* @text after adding (@add) or removing @name in [@section] @key: 1, and the result is @want. */
-static void edit_ok(const char *text, enum df_section section, const char *key, const char *name,
-		    bool add, const char *want)
+/*
+ * df_policy_edit_list() on @text returns @want_r: with 1, the new text is
+ * @want; with 0 there is none; with -EINVAL there is none either, and the
+ * first error holds @want.
+ */
+static void edit_is(const char *text, enum df_section section, const char *key, const char *name,
+		    bool add, int want_r, const char *want)
 {
 	struct df_diags d;
 	char *out = NULL;
@@ -21,49 +25,26 @@ static void edit_ok(const char *text, enum df_section section, const char *key, 
 	df_diags_init(&d);
 	ck_assert_int_eq(
 		df_policy_edit_list(text, strlen(text), section, key, name, add, &d, &out, &len),
-		1);
-	ck_assert_uint_eq(d.errors, 0);
-	ck_assert_ptr_nonnull(out);
-	ck_assert_uint_eq(len, strlen(out));
-	ck_assert_str_eq(out, want);
+		want_r);
+	if (want_r == 1) {
+		ck_assert_uint_eq(d.errors, 0);
+		ck_assert_ptr_nonnull(out);
+		ck_assert_uint_eq(len, strlen(out));
+		ck_assert_str_eq(out, want);
+	} else {
+		ck_assert_ptr_null(out);
+		ck_assert_uint_eq(d.errors, want_r < 0);
+		if (want_r < 0)
+			ck_assert_ptr_nonnull(strstr(d.items[0].message, want));
+	}
 	free(out);
 	df_diags_release(&d);
 }
 
-/* Nothing to do: 0, no text. */
-static void edit_none(const char *text, enum df_section section, const char *key, const char *name,
-		      bool add)
-{
-	struct df_diags d;
-	char *out = NULL;
-	size_t len = 0;
-
-	df_diags_init(&d);
-	ck_assert_int_eq(
-		df_policy_edit_list(text, strlen(text), section, key, name, add, &d, &out, &len),
-		0);
-	ck_assert_ptr_null(out);
-	ck_assert_uint_eq(d.errors, 0);
-	df_diags_release(&d);
-}
-
-/* Refused: -EINVAL, an error whose message holds @words, no text. */
-static void edit_refused(const char *text, enum df_section section, const char *key,
-			 const char *name, bool add, const char *words)
-{
-	struct df_diags d;
-	char *out = NULL;
-	size_t len = 0;
-
-	df_diags_init(&d);
-	ck_assert_int_eq(
-		df_policy_edit_list(text, strlen(text), section, key, name, add, &d, &out, &len),
-		-EINVAL);
-	ck_assert_ptr_null(out);
-	ck_assert_uint_ge(d.errors, 1);
-	ck_assert_ptr_nonnull(strstr(d.items[0].message, words));
-	df_diags_release(&d);
-}
+#define edit_ok(text, section, key, name, add, want) edit_is(text, section, key, name, add, 1, want)
+#define edit_none(text, section, key, name, add) edit_is(text, section, key, name, add, 0, NULL)
+#define edit_refused(text, section, key, name, add, words) \
+	edit_is(text, section, key, name, add, -EINVAL, words)
 
 static const char dropin[] = "# virtio-pci only for the NIC and the disk\n"
 			     "[filter]\n"
