@@ -10,10 +10,10 @@
  * file whose list cannot be changed so is refused. The whole change runs
  * under the lock every writer and applier of the policy takes (edit too),
  * and fails when it cannot be taken. The new set is checked, the drop-in
- * replaced atomically, and the policy applied at once, as drvfilter-apply would: in
- * kernel mode an allowed driver's bit goes to 1 and the kernel binds its
- * waiting devices; in fallback mode they are offered to it through its bind
- * file. A deny detaches. A locked kernel policy refuses runtime changes, and
+ * replaced atomically, and the policy applied at once, as drvfilter-apply
+ * would: in kernel mode an allowed driver's bit goes to 1 and the kernel
+ * binds its waiting devices; in fallback mode they are offered to it through
+ * its bind file. A deny detaches. A locked kernel policy refuses runtime changes, and
  * an apply that fails puts the drop-in back as it was and applies that again,
  * so that the file and the kernel never disagree.
  */
@@ -129,7 +129,7 @@ static int write_changes(const char *path, const char *text, size_t len)
 	return ctl_install_file(path, text, len, 0644);
 }
 
-/* What the set decides for @bus:@driver now, and by which rule. */
+/* What the set decides for @subject ("bus:driver") now, and by which rule. */
 static void decide(const struct df_policy *p, const char *subject, struct df_verdict *v)
 {
 	const char *colon = strchr(subject, ':');
@@ -250,13 +250,16 @@ static int prepare(struct change *c)
 		return EXIT_ERROR;
 	/* A drop-in of its own starts with a line that says what made it. */
 	if (c->old_len)
-		c->text = strndup(c->old, c->old_len), c->len = c->old_len;
-	else if (asprintf(&c->text, "%s\n", headers[arg_permanent]) >= 0)
-		c->len = strlen(c->text);
-	return c->text ? EXIT_FINE : ctl_oom();
+		c->text = strndup(c->old, c->old_len);
+	else if (asprintf(&c->text, "%s\n", headers[arg_permanent]) < 0)
+		c->text = NULL;
+	if (!c->text)
+		return ctl_oom();
+	c->len = strlen(c->text);
+	return EXIT_FINE;
 }
 
-/* @name put into (@add) or taken out of @section's list for @bus, all else in the drop-in kept. */
+/* @subject's driver put into (@add) or taken out of @section's list for its bus; all else kept. */
 static int edit_list(struct change *c, enum df_section section, const char *subject, bool add)
 {
 	_cleanup_free_ char *bus = strndup(subject, (size_t)(strchr(subject, ':') - subject));
