@@ -255,6 +255,21 @@ struct df_policy_source {
 int df_policy_load_edited(struct df_ctx *ctx, const char *path, unsigned flags,
 			  const struct df_policy_source *edited, struct df_diags *diags,
 			  struct df_policy **ret);
+/*
+ * The policy text @text (@len bytes) with @name added to (@add) or taken out
+ * of the list of @key in [@section] (allow or deny), and every other byte as
+ * it was: the list's own line changes, or a "KEY = NAME" line ends the
+ * section, or a new section ends the file; a list left empty loses its line,
+ * a section left empty (no key, no comment) its header. Only a name written
+ * alone is taken out, never a device rule (NAME@ID). Returns 1 and the new
+ * text (*@ret, *@ret_len), 0 when there is nothing to change, -EINVAL with
+ * the reason in @diags (the scan's errors, a list continued over lines, a
+ * line that would be too long, or a result that would read otherwise than
+ * the one change), -ENOMEM.
+ */
+int df_policy_edit_list(const char *text, size_t len, enum df_section section, const char *key,
+			const char *name, bool add, struct df_diags *diags, char **ret,
+			size_t *ret_len);
 /* Warnings that need the machine: buses the policy names that this system lacks. */
 int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags);
 struct df_policy *df_policy_free(struct df_policy *p);
@@ -679,11 +694,13 @@ int df_apply_uevent(struct df_ctx *ctx, const struct df_policy *p, const struct 
 struct df_report *df_report_free(struct df_report *rep);
 const char *df_mode_name(enum df_mode mode);
 /*
- * Serialise appliers (boot, udev events, `drvfilterctl apply`): an exclusive
- * flock on /run/drvfilter/lock, waited for at most DF_LOCK_WAIT_USEC. The
+ * Serialise appliers (boot, udev events, `drvfilterctl apply`) and writers
+ * of the policy (`drvfilterctl edit`, `allow`, `deny`): an exclusive flock on
+ * DF_LOCK_PATH (under the sysroot), waited for at most DF_LOCK_WAIT_USEC. The
  * descriptor, held until closed, or -errno (-ETIMEDOUT, -EINVAL when the
  * lock is not a regular file).
  */
+#define DF_LOCK_PATH "/run/drvfilter/lock"
 #define DF_LOCK_WAIT_USEC (30LL * 1000 * 1000)
 int df_lock_take(struct df_ctx *ctx);
 const char *df_action_name(enum df_action_kind kind);

@@ -177,7 +177,7 @@ int df_write_file_atomic(const struct df_ctx *ctx, const char *dir, const char *
 int df_lock_take(struct df_ctx *ctx)
 {
 	_cleanup_free_ char *dir = df_ctx_path(ctx, "/run/drvfilter");
-	_cleanup_free_ char *path = df_ctx_path(ctx, "/run/drvfilter/lock");
+	_cleanup_free_ char *path = df_ctx_path(ctx, DF_LOCK_PATH);
 	long long deadline = now_usec(CLOCK_MONOTONIC) + DF_LOCK_WAIT_USEC;
 
 	if (!dir || !path)

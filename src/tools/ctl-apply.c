@@ -53,15 +53,16 @@ static int run(int argc, char **argv)
 		log_error("only root can apply the policy (try --dry-run)");
 		return EXIT_ERROR;
 	}
-	/* An invalid policy is refused here: fail closed is for boot, not for a typo now. */
-	ret = ctl_load_policy(&p);
-	if (ret != EXIT_FINE)
-		return ret;
+	/* The policy is read under the lock, so that it is not older than what allow/deny applied. */
 	if (!arg_dry_run) {
 		lockfd = df_lock_take(ctl_ctx);
 		if (lockfd < 0)
 			log_error_errno(lockfd, "cannot take '/run/drvfilter/lock': %m");
 	}
+	/* An invalid policy is refused here: fail closed is for boot, not for a typo now. */
+	ret = ctl_load_policy(&p);
+	if (ret != EXIT_FINE)
+		goto out;
 	r = df_apply(ctl_ctx, p, arg_dry_run ? DF_APPLY_DRY_RUN : 0, &rep);
 	if (r < 0 && r != -EIO) {
 		log_error_errno(r, "nothing could be applied: %m");

@@ -5,11 +5,15 @@
  *
  * Until reboot, the change is /run/drvfilter.conf.d/50-drvfilterctl.conf;
  * with --permanent, /etc/drvfilter.conf.d/50-drvfilterctl.conf (the initramfs
- * must be rebuilt for boot). The new set is checked, the drop-in replaced
- * atomically, and the policy applied at once, as drvfilter-apply would: in
- * kernel mode an allowed driver's bit goes to 1 and the kernel binds its
- * waiting devices; in fallback mode they are offered to it through its bind
- * file. A deny detaches. A locked kernel policy refuses runtime changes, and
+ * must be rebuilt for boot). The drop-in is changed line by line: comments,
+ * device rules, [filter] settings and other keys stay as they were, and a
+ * file whose list cannot be changed so is refused. The whole change runs
+ * under the lock every writer and applier of the policy takes (edit too),
+ * and fails when it cannot be taken. The new set is checked, the drop-in
+ * replaced atomically, and the policy applied at once, as drvfilter-apply
+ * would: in kernel mode an allowed driver's bit goes to 1 and the kernel
+ * binds its waiting devices; in fallback mode they are offered to it through
+ * its bind file. A deny detaches. A locked kernel policy refuses runtime changes, and
  * an apply that fails puts the drop-in back as it was and applies that again,
  * so that the file and the kernel never disagree.
  */
@@ -24,7 +28,6 @@
 #include "ctl.h"
 #include "log.h"
 #include "macro.h"
-#include "strbuf.h"
 #include "strv.h"
 
 #define CHANGES_NAME "50-drvfilterctl.conf"
@@ -65,9 +68,8 @@ static int read_changes(const char *path, char **ret, size_t *len)
 	return df_read_full_fd(fd, 1024 * 1024, ret, len);
 }
 
-/* The "bus:driver" rules of @path alone, by section, into @allow and @deny. */
-static int load_changes(const char *path, const char *text, size_t len, struct strv *allow,
-			struct strv *deny)
+/* @path holding @text is valid with the rest of the set: allow and deny change only a valid drop-in. */
+static int check_changes(const char *path, const char *text, size_t len)
 {
 	struct df_policy_source src = { path, text, len };
 	struct df_policy *p = NULL;
@@ -81,58 +83,33 @@ static int load_changes(const char *path, const char *text, size_t len, struct s
 				  &p);
 	if (r < 0) {
 		ctl_print_diags(&d, stderr, true);
-		df_diags_release(&d);
-		return log_error_errno(-EINVAL, "'%s' is not valid: fix it or remove it first",
-				       path);
+		r = log_error_errno(-EINVAL, "'%s' is not valid: fix it or remove it first", path);
 	}
 	df_diags_release(&d);
-	for (size_t i = 0; r >= 0 && i < df_policy_nrules(p); i++) {
-		const struct df_rule *rule = df_policy_rule(p, i);
-		_cleanup_free_ char *s = NULL;
-
-		if (asprintf(&s, "%s:%s", rule->key, rule->name) < 0)
-			r = -ENOMEM;
-		else
-			r = strv_push_unique(rule->section == DF_SECTION_ALLOW ? allow : deny, s);
-	}
 	df_policy_free(p);
 	return r;
 }
 
-static void strv_remove(struct strv *l, const char *s)
+/* The first line of the drop-in when this command makes it, for the runtime and --permanent. */
+static const char *const headers[] = {
+	"# Written by drvfilterctl allow/deny: runtime changes, gone at reboot.",
+	"# Written by drvfilterctl allow/deny: permanent changes (rebuild the initramfs for boot).",
+};
+
+/* Whether @text holds nothing but the header this command writes, and blank lines. */
+static bool only_header(const char *text)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (streq(l->v[i], s)) {
-			free(l->v[i]);
-			memmove(l->v + i, l->v + i + 1, (l->n - i - 1) * sizeof(*l->v));
-			l->n--;
-			return;
-		}
-}
+	for (const char *s = text; *s;) {
+		size_t n = strcspn(s, "\n"), ln = n;
 
-/* "[allow]\nbus = a, b\n..." of @rules ("bus:name", sorted: one line per bus). */
-static int append_section(struct strbuf *sb, const char *section, struct strv *rules)
-{
-	const char *cur = NULL;
-	int r = 0;
-
-	if (!rules->n)
-		return 0;
-	strv_sort(rules);
-	r = strbuf_appendf(sb, "\n[%s]\n", section);
-	for (size_t i = 0; i < rules->n && r >= 0; i++) {
-		const char *colon = strchr(rules->v[i], ':');
-		size_t blen = (size_t)(colon - rules->v[i]);
-
-		if (cur && strlen(cur) == blen && strncmp(cur, rules->v[i], blen) == 0) {
-			r = strbuf_appendf(sb, ", %s", colon + 1);
-			continue;
-		}
-		r = strbuf_appendf(sb, "%s%.*s = %s", cur ? "\n" : "", (int)blen, rules->v[i],
-				   colon + 1);
-		cur = rules->v[i];
+		while (ln > 0 && (s[ln - 1] == '\r' || s[ln - 1] == ' ' || s[ln - 1] == '\t'))
+			ln--;
+		if (ln > 0 && !(ln == strlen(headers[0]) && strncmp(s, headers[0], ln) == 0) &&
+		    !(ln == strlen(headers[1]) && strncmp(s, headers[1], ln) == 0))
+			return false;
+		s += n + (s[n] == '\n');
 	}
-	return r < 0 ? r : strbuf_append(sb, "\n");
+	return true;
 }
 
 /* Replace @path by @text (@len bytes) atomically, root-owned 0644; remove it when @len is 0. */
@@ -153,20 +130,13 @@ static int write_changes(const char *path, const char *text, size_t len)
 }
 
 /* What the set decides for @subject ("bus:driver") now, and by which rule. */
-static bool decides_allowed(const struct df_policy *p, const char *subject,
-			    const struct df_rule **rule)
+static void decide(const struct df_policy *p, const char *subject, struct df_verdict *v)
 {
-	_cleanup_free_ char *s = strdup(subject);
-	struct df_verdict v;
-	char *colon;
+	const char *colon = strchr(subject, ':');
+	char bus[DF_NAME_MAX + 1];
 
-	if (!s)
-		return false;
-	colon = strchr(s, ':');
-	*colon = '\0';
-	df_policy_decide(p, s, colon + 1, &v);
-	*rule = v.rule;
-	return v.allowed;
+	snprintf(bus, sizeof(bus), "%.*s", (int)(colon - subject), subject);
+	df_policy_decide(p, bus, colon + 1, v);
 }
 
 /* Load the policy's set, with @path holding @text when @text is given. */
@@ -213,15 +183,14 @@ static bool kernel_locked(void)
 	return df_inventory_load(ctl_ctx, 0, &inv) >= 0 && inv->kernel_filter && inv->locked == 1;
 }
 
-/* One allow or deny: the drop-in, its rules before and after, the policy's set before and after. */
+/* One allow or deny: the drop-in before and after, the policy's set before and after. */
 struct change {
 	enum df_section section;
-	char *policy, *path, *old;
-	size_t old_len;
+	char *policy, *path, *lock, *old, *text;
+	size_t old_len, len;
 	bool locked;
 	int lockfd;
-	struct strv allow, deny, done; /* the drop-in's rules; the subjects it changes */
-	struct strbuf text; /* the new drop-in */
+	struct strv done; /* the subjects it changes */
 	struct df_policy *cur, *next;
 };
 
@@ -229,11 +198,10 @@ static void change_release(struct change *c)
 {
 	free(c->policy);
 	free(c->path);
+	free(c->lock);
 	free(c->old);
-	strv_release(&c->allow);
-	strv_release(&c->deny);
+	free(c->text);
 	strv_release(&c->done);
-	strbuf_release(&c->text);
 	df_policy_free(c->cur);
 	df_policy_free(c->next);
 	if (c->lockfd >= 0)
@@ -251,7 +219,8 @@ static int prepare(struct change *c)
 	}
 	c->policy = ctl_policy_path();
 	c->path = c->policy ? changes_path(c->policy) : NULL;
-	if (!c->path)
+	c->lock = df_ctx_path(ctl_ctx, DF_LOCK_PATH);
+	if (!c->path || !c->lock)
 		return ctl_oom();
 	c->locked = kernel_locked();
 	if (c->locked && !arg_permanent) {
@@ -260,9 +229,15 @@ static int prepare(struct change *c)
 			  "(dracut -f) and reboot");
 		return EXIT_ERROR;
 	}
+	/*
+	 * Every writer of the policy (edit, allow, deny) and every applier holds
+	 * this lock: without it a change could be lost to another, so none is made.
+	 */
 	c->lockfd = df_lock_take(ctl_ctx);
 	if (c->lockfd < 0)
-		log_error_errno(c->lockfd, "cannot take '/run/drvfilter/lock': %m; going on");
+		return ctl_error_errno(c->lockfd,
+				       "cannot take the policy's lock '%s': %m; nothing is changed",
+				       c->lock);
 	if (load_set(c->policy, NULL, NULL, 0, &c->cur) < 0) {
 		log_error(
 			"the policy is not valid: fix it before changing it (drvfilterctl check)");
@@ -271,74 +246,116 @@ static int prepare(struct change *c)
 	r = read_changes(c->path, &c->old, &c->old_len);
 	if (r < 0)
 		return ctl_error_errno(r, "cannot read '%s': %m", c->path);
-	r = load_changes(c->path, c->old, c->old_len, &c->allow, &c->deny);
-	if (r == -ENOMEM)
-		log_oom();
-	return r < 0 ? EXIT_ERROR : EXIT_FINE;
+	if (check_changes(c->path, c->old, c->old_len) < 0)
+		return EXIT_ERROR;
+	/* A drop-in of its own starts with a line that says what made it. */
+	if (c->old_len)
+		c->text = strndup(c->old, c->old_len);
+	else if (asprintf(&c->text, "%s\n", headers[arg_permanent]) < 0)
+		c->text = NULL;
+	if (!c->text)
+		return ctl_oom();
+	c->len = strlen(c->text);
+	return EXIT_FINE;
 }
 
-/* The drop-in's lists with @subjects moved in; what changes is in c->done. */
-static int update_lists(struct change *c, int n, char **subjects)
+/* @subject's driver put into (@add) or taken out of @section's list for its bus; all else kept. */
+static int edit_list(struct change *c, enum df_section section, const char *subject, bool add)
 {
-	int r = 0;
+	_cleanup_free_ char *bus = strndup(subject, (size_t)(strchr(subject, ':') - subject));
+	struct df_diags d;
+	char *text;
+	size_t len;
+	int r;
 
-	for (int i = 0; i < n && r >= 0; i++) {
+	if (!bus)
+		return ctl_oom();
+	df_diags_init(&d);
+	r = df_diags_set_file(&d, c->path);
+	if (r >= 0)
+		r = df_policy_edit_list(c->text, c->len, section, bus, strchr(subject, ':') + 1,
+					add, &d, &text, &len);
+	if (r == -EINVAL) {
+		ctl_print_diags(&d, stderr, true);
+		log_error("'%s' cannot take %s %s without other changes to it; nothing is changed",
+			  c->path, subject, c->section == DF_SECTION_ALLOW ? "allowed" : "denied");
+	}
+	df_diags_release(&d);
+	if (r == -ENOMEM)
+		return ctl_oom();
+	if (r < 0)
+		return EXIT_ERROR;
+	if (r > 0) {
+		free(c->text);
+		c->text = text;
+		c->len = len;
+	}
+	return EXIT_FINE;
+}
+
+/*
+ * The drop-in with @subjects moved in, line by line; what changes is in
+ * c->done. A driver that device rules limit is refused: allow does not widen
+ * them.
+ */
+static int update_text(struct change *c, int n, char **subjects)
+{
+	int r = EXIT_FINE;
+
+	for (int i = 0; i < n && r == EXIT_FINE; i++) {
 		const char *s = subjects[i];
-		const struct df_rule *rule;
-		bool allowed = decides_allowed(c->cur, s, &rule);
+		bool allow = c->section == DF_SECTION_ALLOW;
+		struct df_verdict v;
 
-		if (c->section == DF_SECTION_ALLOW) {
-			strv_remove(&c->deny, s);
-			if (allowed && !(rule->file && streq(rule->file, c->path))) {
-				_cleanup_free_ char *why = df_rule_describe(rule);
+		decide(c->cur, s, &v);
+		if (allow && v.restricted) {
+			_cleanup_free_ char *why = df_rule_describe(v.rule);
 
-				log_info("%s is allowed already, by %s", s, why ? why : "a rule");
-				continue;
-			}
-			r = strv_push_unique(&c->allow, s);
-		} else {
-			strv_remove(&c->allow, s);
-			r = strv_push_unique(&c->deny, s);
+			log_error("%s is allowed only for the devices its device rules name, as %s "
+				  "(%s:%u); allow does not widen them: edit that file to change "
+				  "which devices it may take; nothing is changed",
+				  s, why ? why : "a rule", v.rule->file ? v.rule->file : "?",
+				  v.rule->line);
+			return EXIT_ERROR;
 		}
-		if (r >= 0)
-			r = strv_push(&c->done, s);
+		r = edit_list(c, allow ? DF_SECTION_DENY : DF_SECTION_ALLOW, s, false);
+		if (r != EXIT_FINE)
+			break;
+		if (allow && v.allowed && !(v.rule->file && streq(v.rule->file, c->path))) {
+			_cleanup_free_ char *why = df_rule_describe(v.rule);
+
+			log_info("%s is allowed already, by %s", s, why ? why : "a rule");
+			continue;
+		}
+		r = edit_list(c, c->section, s, true);
+		if (r == EXIT_FINE && strv_push(&c->done, s) < 0)
+			r = ctl_oom();
 	}
 	return r;
 }
 
-/* The new drop-in's text, checked whole with the rest of the set; EXIT_FINE or EXIT_ERROR. */
+/* The new drop-in, checked whole with the rest of the set; EXIT_FINE or EXIT_ERROR. */
 static int compose(struct change *c)
 {
-	int r = strbuf_append(&c->text, "# Written by drvfilterctl allow/deny");
-
-	if (r >= 0)
-		r = strbuf_append(&c->text, arg_permanent ? ": permanent changes (rebuild the "
-							    "initramfs for boot).\n"
-							  : ": runtime changes, gone at reboot.\n");
-	if (r >= 0)
-		r = append_section(&c->text, "allow", &c->allow);
-	if (r >= 0)
-		r = append_section(&c->text, "deny", &c->deny);
-	if (r < 0)
-		return ctl_oom();
-	/* No rule left: no file. */
-	if (!c->allow.n && !c->deny.n)
-		strbuf_clear(&c->text);
-	if (load_set(c->policy, c->path, strbuf_str(&c->text), c->text.len, &c->next) < 0) {
+	/* Nothing left but the line this command wrote: no file. */
+	if (only_header(c->text))
+		c->len = 0;
+	if (load_set(c->policy, c->path, c->text, c->len, &c->next) < 0) {
 		log_error("the change would leave the policy invalid; nothing is changed");
 		return EXIT_ERROR;
 	}
 	/* allow wins over deny: a deny that another file's allow overrides changes nothing. */
 	for (size_t i = 0; c->section == DF_SECTION_DENY && i < c->done.n; i++) {
-		const struct df_rule *rule;
+		struct df_verdict v;
 
-		if (decides_allowed(c->next, c->done.v[i], &rule)) {
-			_cleanup_free_ char *why = df_rule_describe(rule);
+		decide(c->next, c->done.v[i], &v);
+		if (v.allowed) {
+			_cleanup_free_ char *why = df_rule_describe(v.rule);
 
 			log_error("%s stays allowed: %s (%s:%u) wins over any deny; edit that file "
 				  "instead; nothing is changed",
-				  c->done.v[i], why ? why : "a rule", rule->file ? rule->file : "?",
-				  rule->line);
+				  c->done.v[i], why ? why : "a rule",
+				  v.rule->file ? v.rule->file : "?", v.rule->line);
 			return EXIT_ERROR;
 		}
 	}
@@ -366,7 +383,7 @@ static void bind_waiting(const struct change *c, enum df_mode mode)
 static int commit(struct change *c)
 {
 	enum df_mode mode = DF_MODE_AUTO;
-	int r = write_changes(c->path, strbuf_str(&c->text), c->text.len);
+	int r = write_changes(c->path, c->text, c->len);
 
 	if (r < 0)
 		return log_error_errno(r, "cannot write '%s': %m; nothing is changed", c->path),
@@ -415,10 +432,8 @@ static int change(int argc, char **argv, enum df_section section)
 		argv[i][strlen(bus)] = ':'; /* "bus:driver" again, checked */
 	}
 	r = prepare(&c);
-	if (r == EXIT_FINE && update_lists(&c, argc - 1, argv + 1) < 0) {
-		log_oom();
-		r = EXIT_ERROR;
-	}
+	if (r == EXIT_FINE)
+		r = update_text(&c, argc - 1, argv + 1);
 	/* Nothing to change (allowed already) is no error. */
 	if (r == EXIT_FINE && c.done.n)
 		r = compose(&c);

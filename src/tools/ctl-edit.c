@@ -6,7 +6,10 @@
  * copy lives next to the file, in a directory only root can write, created
  * O_EXCL and locked: a second edit of the same file is refused, an edit left
  * behind by a crash is taken up again. An invalid edit never replaces the
- * file; the copy is kept and named. FILE is the policy or one of its drop-ins.
+ * file; the copy is kept and named. The copy is installed under the lock
+ * every writer of the policy takes (allow and deny too), and only if the file
+ * is still as it was read; else the copy is kept and named, as for an invalid
+ * edit. FILE is the policy or one of its drop-ins.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -253,7 +256,9 @@ static int start_copy(struct edit *e)
 	if (e->lockfd < 0)
 		return ctl_error_errno(e->lockfd, "cannot make the working copy '%s': %m", e->copy);
 	if (resumed) {
-		log_info("taking up the edit left in '%s'", e->copy);
+		log_info("taking up the edit left in '%s', made from '%s' as it was then: bring "
+			 "in any change made to it since",
+			 e->copy, e->target);
 		return EXIT_FINE;
 	}
 	if (!e->exists)
@@ -267,7 +272,7 @@ static int start_copy(struct edit *e)
 }
 
 /* The copy's bytes, checked as part of the whole policy: 0 valid, 1 not. */
-static int check_copy(const struct edit *e)
+static int check_copy(const struct edit *e, bool errors_only)
 {
 	struct df_policy_source src = { e->target, e->edited, e->edited_len };
 	struct df_policy *p = NULL;
@@ -276,7 +281,7 @@ static int check_copy(const struct edit *e)
 
 	df_diags_init(&d);
 	r = df_policy_load_edited(ctl_ctx, e->policy, ctl_load_flags(), &src, &d, &p);
-	ctl_print_diags(&d, stderr, false);
+	ctl_print_diags(&d, stderr, errors_only);
 	df_diags_release(&d);
 	df_policy_free(p);
 	return r < 0;
@@ -312,7 +317,7 @@ static int edit_loop(struct edit *e, bool *done)
 			*done = true;
 			return EXIT_FINE;
 		}
-		if (check_copy(e) == 0)
+		if (check_copy(e, false) == 0)
 			return EXIT_FINE;
 		if (!ask_again()) {
 			log_error(
@@ -322,6 +327,64 @@ static int edit_loop(struct edit *e, bool *done)
 			return EXIT_ERROR;
 		}
 	}
+}
+
+/*
+ * Install the copy under the lock every writer of the policy takes, if the
+ * file is still as it was read: a change made meanwhile (allow, deny, a
+ * writer that does not lock) is never lost; the copy is kept for the next try.
+ */
+static int install(struct edit *e)
+{
+	_cleanup_free_ char *lock = df_ctx_path(ctl_ctx, DF_LOCK_PATH), *now = NULL;
+	_cleanup_close_ int lockfd = -1;
+	size_t now_len = 0;
+	struct stat st;
+	int r;
+
+	if (!lock)
+		return ctl_oom();
+	lockfd = df_lock_take(ctl_ctx);
+	if (lockfd < 0)
+		return ctl_error_errno(lockfd,
+				       "cannot take the policy's lock '%s': %m; '%s' is unchanged "
+				       "and the edit is kept in '%s'",
+				       lock, e->target, e->copy);
+	r = slurp(e->target, &now, &now_len, &st);
+	if (r < 0 && r != -ENOENT)
+		return ctl_error_errno(r,
+				       "cannot read '%s' again: %m; it is unchanged and the edit "
+				       "is kept in '%s'",
+				       e->target, e->copy);
+	if ((r == 0) != e->exists ||
+	    (r == 0 && (now_len != e->orig_len || memcmp(now, e->orig, now_len) != 0))) {
+		log_error("'%s' changed while it was edited (drvfilterctl allow or deny, or "
+			  "another writer): it is left as it is now, and the edit, made from the "
+			  "older version, is kept in '%s'; edit again to take it up, and bring "
+			  "the other change into it",
+			  e->target, e->copy);
+		return EXIT_ERROR;
+	}
+	/* The rest of the set may have changed meanwhile too. */
+	if (check_copy(e, true) != 0) {
+		log_error("the edit is not valid with the policy as it is now; '%s' is unchanged "
+			  "and the edit is kept in '%s'",
+			  e->target, e->copy);
+		return EXIT_ERROR;
+	}
+	r = ctl_install_file(e->target, e->edited, e->edited_len, e->mode);
+	if (r < 0)
+		return ctl_error_errno(r, "cannot replace '%s': %m; the edit is kept in '%s'",
+				       e->target, e->copy);
+	unlink(e->copy);
+	if (strncmp(e->target, e->policy, strlen(e->policy)) == 0)
+		log_info("'%s' replaced; the initramfs still carries the old policy: rebuild it "
+			 "(dracut -f) for the next boot",
+			 e->target);
+	else
+		log_info("'%s' replaced; 'drvfilterctl apply' enforces it now, until reboot",
+			 e->target);
+	return EXIT_FINE;
 }
 
 static int run(int argc, char **argv)
@@ -334,27 +397,8 @@ static int run(int argc, char **argv)
 		r = start_copy(&e);
 	if (r == EXIT_FINE)
 		r = edit_loop(&e, &done);
-	if (r == EXIT_FINE && !done) {
-		int w = ctl_install_file(e.target, e.edited, e.edited_len, e.mode);
-
-		if (w < 0) {
-			log_error_errno(w, "cannot replace '%s': %m; the edit is kept in '%s'",
-					e.target, e.copy);
-			r = EXIT_ERROR;
-		} else {
-			unlink(e.copy);
-			if (strncmp(e.target, e.policy, strlen(e.policy)) == 0)
-				log_info("'%s' replaced; the initramfs still carries the old "
-					 "policy: "
-					 "rebuild it (dracut -f) for the next boot",
-					 e.target);
-			else
-				log_info("'%s' replaced; 'drvfilterctl apply' enforces it now, "
-					 "until "
-					 "reboot",
-					 e.target);
-		}
-	}
+	if (r == EXIT_FINE && !done)
+		r = install(&e);
 	edit_release(&e);
 	return r;
 }

@@ -10,7 +10,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-policy decide cmdline state names bootopts evlog}
+targets=${*:-policy policy-edit decide cmdline state names bootopts evlog}
 build=${FUZZ_BUILD_DIR:-$top/build/fuzz}
 artifacts=$build/artifacts
 
@@ -26,7 +26,7 @@ trap 'rm -rf "$scratch"' EXIT
 seeds() { # the seed directories of a target, as tests/CMakeLists.txt lists them
 	f=$top/tests/fuzz/corpus p=$top/tests/policies
 	case $1 in
-	policy) echo "$p/good $p/bad $f/policy" ;;
+	policy | policy-edit) echo "$p/good $p/bad $f/policy" ;;
 	cmdline) echo "$f/cmdline $p/good $p/bad" ;;
 	*) echo "$f/$1" ;;
 	esac
