@@ -202,7 +202,8 @@ int status_find_drift(struct status *s)
 					"the policy on disk is not valid: boot would fail closed");
 	if (s->state_r == -ENOENT)
 		return status_add_drift(s, STATUS_DRIFT_NOT_APPLIED,
-					"drvfilter-apply has not run since boot: nothing is "
+					"no run of drvfilter-apply has finished since boot (one "
+					"its watchdog stopped leaves no state): the policy is not "
 					"enforced");
 	if (s->state_r < 0)
 		return status_add_drift(s, STATUS_DRIFT_STATE_UNUSABLE,
