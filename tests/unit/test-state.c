@@ -57,6 +57,15 @@ START_TEST(test_state_round_trip)
 	ck_assert_int_eq(st.errors, 3);
 	df_state_release(&st);
 
+	/* Paths with a backslash and a byte that is not UTF-8 come back as they were (json.h). */
+	rep.policy_path = "/etc/a\\b\xc0.conf";
+	rep.blacklist_dir = "/lib/modules/\xff\\x41";
+	ck_assert_int_eq(df_state_write(ctx, &rep), 0);
+	ck_assert_int_eq(df_state_read(ctx, &st, why, sizeof(why)), 0);
+	ck_assert_str_eq(st.policy_path, "/etc/a\\b\xc0.conf");
+	ck_assert_str_eq(st.blacklist_dir, "/lib/modules/\xff\\x41");
+	df_state_release(&st);
+
 	snprintf(path, sizeof(path), "%s/run/drvfilter/state.json", dir);
 	ck_assert_int_eq(truncate(path, 40), 0);
 	ck_assert_int_eq(df_state_read(ctx, &st, why, sizeof(why)), -EBADMSG);
