@@ -685,6 +685,16 @@ struct df_uevent {
 int df_uevent_parse(const char *action, const char *subsystem, const char *devpath,
 		    const char *driver, struct df_uevent *ev);
 /*
+ * The policy's decision on an event, as the udev handler takes it: for a
+ * driver, the driver's; for a bind, the device's, so a driver allowed by
+ * device rules only is refused a device none of them matches (allowed false,
+ * restricted true). @id gets the device's IDs when they were read (else n is
+ * 0): a bind of such a driver reads them from /sys, and refuses the device
+ * when they cannot be read.
+ */
+void df_uevent_decide(struct df_ctx *ctx, const struct df_policy *p, const struct df_uevent *ev,
+		      struct df_verdict *v, struct df_device_id *id);
+/*
  * Handle one event: a driver that registered is enforced as df_apply() would;
  * a device that bound to a denied driver is unbound at once; a malformed
  * event is an error. Returns as df_apply() does.

@@ -34,7 +34,7 @@ int df_kfilter_read_locked(int kfd)
 static int write_lists(struct df_run *run)
 {
 	_cleanup_free_ char *allow = NULL, *deny = NULL;
-	int r, aerr, derr;
+	int r, aerr, derr, err;
 
 	r = df_policy_kernel_lists(run->p, &allow, &deny);
 	if (r < 0)
@@ -54,12 +54,17 @@ static int write_lists(struct df_run *run)
 	 * name, and have the run lock it.
 	 */
 	run->rep->fail_closed = true;
+	err = df_run_write_at(run, run->kfd, "deny", "ALL:ALL");
+	/* Said once the kernel answered: the lock is the run's last action, logged then. */
 	df_log_cond(run->ctx, LOG_CRIT,
-		    "action=fail-closed the kernel did not take the policy's %s list: every driver "
-		    "its allow list does not name is denied, and the policy is locked",
-		    aerr ? "allow" : "deny");
-	return df_record(run, DF_ACT_KERNEL_LIST, NULL, "deny", NULL, "ALL:ALL",
-			 df_run_write_at(run, run->kfd, "deny", "ALL:ALL"));
+		    "action=fail-closed result=%s the kernel did not take the policy's %s list: %s",
+		    df_action_result(DF_ACT_KERNEL_LIST, err, run->rep->dry_run, run->rep->audit),
+		    aerr ? "allow" : "deny",
+		    err ? "it did not take ALL:ALL as its deny list either, and the run locks "
+			  "what it holds"
+			: "every driver its allow list does not name is denied, and the run locks "
+			  "the policy");
+	return df_record(run, DF_ACT_KERNEL_LIST, NULL, "deny", NULL, "ALL:ALL", err);
 }
 
 /* A write that failed because the driver is gone (unregistered meanwhile) is no failure. */

@@ -175,7 +175,11 @@ static int fill_record(FILE *f, const struct record *r)
 		json_object_end(&j);
 	}
 	json_array_end(&j);
-	/* systemd's content: the event as its "string", the boot and the time. */
+	/*
+	 * systemd's content: the event as its "string", the boot and the time.
+	 * The event is printable ASCII without a backslash (df_event_text()), so
+	 * the writer's escaping of bytes (json.h) leaves it as it was measured.
+	 */
 	json_field_string(&j, "content_type", "systemd");
 	json_key(&j, "content");
 	json_object_begin(&j);

@@ -199,6 +199,7 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	st->errors = jv_get_int(counts, "errors");
 	if (st->applied_usec < 0 || st->duration_usec < 0 || st->errors < 0)
 		goto missing;
+	r = 0;
 	/* Absent from older state files: nothing was measured then. */
 	measurement = jv_get(&root, "measurement");
 	if (measurement) {
@@ -211,13 +212,17 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 		st->measured_pcr =
 			tpm && streq(tpm, "measured") ? jv_get_int(measurement, "pcr") : -1;
 		st->measured_rtmr = rtmr && streq(rtmr, "measured");
-		if (err && !(st->measure_error = strdup(err)))
-			r = -ENOMEM;
+		if (err)
+			r = json_unescape_bytes(err, &st->measure_error);
 	}
-	st->policy_path = strdup(jv_get_string(policy, "path"));
+	/* Names and paths as they were (json.h); a string in another escaping: a bad file. */
+	if (r >= 0)
+		r = json_unescape_bytes(jv_get_string(policy, "path"), &st->policy_path);
+	if (r == -EBADMSG)
+		goto escaping;
 	st->policy_sha256 = strdup(jv_get_string(policy, "sha256"));
 	st->mode = st->mode_kernel ? "kernel" : "fallback";
-	r = st->policy_path && st->policy_sha256 && r != -ENOMEM ? 0 : -ENOMEM;
+	r = r >= 0 && st->policy_sha256 ? 0 : -ENOMEM;
 	/* Added later, so optional: absent, they say nothing. */
 	st->in_initramfs = jv_get_bool(&root, "initramfs", &ok) && ok;
 	if (r == 0 && jv_get_string(&root, "initramfs_sha256") &&
@@ -227,9 +232,14 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	if (r == 0 && jv_get_string(blacklist, "modules_dir") &&
 	    jv_get_int(blacklist, "modules") >= 0) {
 		st->blacklist_modules = jv_get_int(blacklist, "modules");
-		if (!(st->blacklist_dir = strdup(jv_get_string(blacklist, "modules_dir"))))
-			r = -ENOMEM;
+		r = json_unescape_bytes(jv_get_string(blacklist, "modules_dir"),
+					&st->blacklist_dir);
+		if (r == -EBADMSG)
+			goto escaping;
 	}
+	goto out;
+escaping:
+	snprintf(why, whysize, "a string has a backslash that drvfilter does not write");
 	goto out;
 missing:
 	snprintf(why, whysize, "fields are missing or of the wrong type");

@@ -84,23 +84,30 @@ static int driver_added(struct df_run *run, const struct df_uevent *ev)
 	return df_enforce_driver(run, ev->bus, driversfd, ev->driver, NULL);
 }
 
+void df_uevent_decide(struct df_ctx *ctx, const struct df_policy *p, const struct df_uevent *ev,
+		      struct df_verdict *v, struct df_device_id *id)
+{
+	*id = (struct df_device_id){ 0 };
+	df_policy_decide(p, ev->bus, ev->driver, v);
+	/* Allowed by device rules only: this device must be one of theirs. */
+	if (ev->kind == DF_UEVENT_BIND && v->allowed && v->restricted) {
+		bool known = df_device_id_read(ctx, ev->bus, ev->device, id) >= 0;
+
+		if (!known)
+			*id = (struct df_device_id){ 0 };
+		df_policy_decide_device(p, ev->bus, ev->driver, known ? id : NULL, v);
+	}
+}
+
 static int device_bound(struct df_run *run, const struct df_uevent *ev)
 {
 	struct df_driver_ref d = { ev->bus, ev->driver, -1, -1 };
 	_cleanup_free_ char *path = NULL;
+	struct df_device_id id;
 	struct df_verdict v;
-	bool refuse;
 	int r;
 
-	df_policy_decide(run->p, ev->bus, ev->driver, &v);
-	/* Allowed by device rules only: this device must be one of theirs. */
-	refuse = v.allowed && v.restricted;
-	if (refuse) {
-		struct df_device_id id;
-		int e = df_device_id_read(run->ctx, ev->bus, ev->device, &id);
-
-		df_policy_decide_device(run->p, ev->bus, ev->driver, e < 0 ? NULL : &id, &v);
-	}
+	df_uevent_decide(run->ctx, run->p, ev, &v, &id);
 	if (v.allowed)
 		return 0;
 	if (asprintf(&path, "/sys/bus/%s/drivers/%s", ev->bus, ev->driver) < 0)
@@ -111,7 +118,8 @@ static int device_bound(struct df_run *run, const struct df_uevent *ev)
 		return 0;
 	if (d.fd < 0)
 		return df_record(run, DF_ACT_UNBIND, ev->bus, ev->driver, ev->device, NULL, d.fd);
-	r = refuse ? df_refuse_device(run, &d, ev->device) : df_unbind(run, &d, ev->device);
+	/* Refused by device rules: unbound, and kept from binding to the driver again. */
+	r = v.restricted ? df_refuse_device(run, &d, ev->device) : df_unbind(run, &d, ev->device);
 	close(d.fd);
 	return r;
 }

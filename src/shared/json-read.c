@@ -365,3 +365,30 @@ bool jv_get_bool(const struct jv *v, const char *key, bool *ok)
 	*ok = m && m->type == JV_BOOL;
 	return *ok && m->boolean;
 }
+
+int json_unescape_bytes(const char *s, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r = 0;
+
+	for (; *s && r >= 0; s++) {
+		int hi, lo;
+
+		if (*s != '\\') {
+			r = strbuf_appendc(&sb, *s);
+		} else if (s[1] == '\\') {
+			r = strbuf_appendc(&sb, '\\');
+			s++;
+		} else if (s[1] == 'x' && (hi = hex_digit(s[2])) >= 8 &&
+			   (lo = hex_digit(s[3])) >= 0) {
+			r = strbuf_appendc(&sb, (char)(hi << 4 | lo));
+			s += 3;
+		} else {
+			r = -EBADMSG;
+		}
+	}
+	if (r >= 0 && !(*ret = strbuf_steal(&sb)))
+		r = -ENOMEM;
+	strbuf_release(&sb);
+	return r;
+}

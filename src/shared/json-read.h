@@ -38,5 +38,13 @@ const struct jv *jv_get(const struct jv *v, const char *key);
 const char *jv_get_string(const struct jv *v, const char *key);
 long long jv_get_int(const struct jv *v, const char *key);
 bool jv_get_bool(const struct jv *v, const char *key, bool *ok);
+/*
+ * The bytes a string of drvfilter's JSON writer (json.h) stands for: \xNN
+ * (NN 80 to ff, a byte that is not UTF-8) and \\ (a backslash) undone. 0
+ * with *@ret to free, -EBADMSG when @s holds another backslash sequence, or
+ * -ENOMEM. For drvfilter's own documents only: other writers' backslashes are
+ * backslashes.
+ */
+int json_unescape_bytes(const char *s, char **ret);
 
 #endif

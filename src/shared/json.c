@@ -82,6 +82,15 @@ static bool json_plain(unsigned char c)
 	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
+/*
+ * A C string as a JSON string. JSON holds Unicode text, and names from sysfs
+ * or a file are bytes: a byte that is not part of well-formed UTF-8 is
+ * written as the four characters \xNN (lower-case hex; "\\xNN" in the JSON
+ * text), and a backslash as two, as in the kernel log's lines. So the
+ * document stays valid UTF-8 JSON that every parser takes, and the mapping is
+ * one to one: names that differ in any byte stay different strings, and a
+ * reader gets the bytes back with json_unescape_bytes().
+ */
 static void json_quoted(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -96,9 +105,11 @@ static void json_quoted(FILE *f, const char *s)
 			len++;
 		if (len > 0) {
 			fwrite(p, 1, len, f);
-		} else if (*p == '"' || *p == '\\') {
-			fputc('\\', f);
-			fputc(*p, f);
+		} else if (*p == '"') {
+			fputs("\\\"", f);
+			len = 1;
+		} else if (*p == '\\') {
+			fputs("\\\\\\\\", f);
 			len = 1;
 		} else if (*p < 0x20 || *p == 0x7f) {
 			fprintf(f, "\\u%04x", *p);
@@ -106,7 +117,7 @@ static void json_quoted(FILE *f, const char *s)
 		} else {
 			len = utf8_seq_len(p, n);
 			if (len == 0) {
-				fputs("\\ufffd", f);
+				fprintf(f, "\\\\x%02x", *p);
 				len = 1;
 			} else {
 				fwrite(p, 1, len, f);

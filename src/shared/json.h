@@ -22,7 +22,10 @@ void json_object_end(struct json *j);
 void json_array_begin(struct json *j);
 void json_array_end(struct json *j);
 void json_key(struct json *j, const char *key);
-/* NULL is written as null. Invalid UTF-8 bytes become U+FFFD so the output stays JSON. */
+/*
+ * NULL is written as null. A byte that is not UTF-8 is written as \xNN and a
+ * backslash as two (json.c says why): valid JSON, one string per name.
+ */
 void json_string(struct json *j, const char *s);
 void json_int(struct json *j, long long v);
 void json_bool(struct json *j, bool v);

@@ -24,6 +24,7 @@ static void print_event(const struct df_policy *p, struct udev_device *dev)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
 	_cleanup_free_ char *rule = NULL;
+	struct df_device_id id;
 	struct df_uevent ev;
 	struct df_verdict v;
 
@@ -32,13 +33,20 @@ static void print_event(const struct df_policy *p, struct udev_device *dev)
 		return;
 	if (ev.kind != DF_UEVENT_DRIVER_ADD && ev.kind != DF_UEVENT_BIND)
 		return;
-	df_policy_decide(p, ev.bus, ev.driver, &v);
+	/* The udev handler's decision, device rules included: what it then does. */
+	df_uevent_decide(ctl_ctx, p, &ev, &v, &id);
 	rule = df_rule_describe(v.rule);
 	(void)strbuf_append_escaped(&a, ev.bus);
 	(void)strbuf_append_escaped(&b, ev.driver);
 	if (ev.kind == DF_UEVENT_DRIVER_ADD) {
 		printf("driver %s %s: %s by %s\n", strbuf_str(&a), strbuf_str(&b),
 		       v.allowed ? "allowed" : "denied", rule ? rule : "?");
+	} else if (!v.allowed && v.restricted) {
+		(void)strbuf_append_escaped(&c, ev.device);
+		printf("bind %s %s to %s: refused: no device rule of the driver matches %s (such "
+		       "as %s) (a violation until it is unbound)\n",
+		       strbuf_str(&a), strbuf_str(&c), strbuf_str(&b),
+		       id.n ? id.ids[0] : "it (its IDs cannot be read)", rule ? rule : "?");
 	} else {
 		(void)strbuf_append_escaped(&c, ev.device);
 		printf("bind %s %s to %s: %s by %s%s\n", strbuf_str(&a), strbuf_str(&c),

@@ -53,8 +53,8 @@ static void help(void)
 	       "  -n, --dry-run       print what would be done; write nothing\n"
 	       "      --udev          handle one udev event (ACTION, SUBSYSTEM, DEVPATH, DRIVER)\n"
 	       "  -v, --verbose       also print every action on standard error\n"
-	       "      --timeout SECS  fail closed and stop if not done by then (default 60;\n"
-	       "                      0: no limit)\n"
+	       "      --timeout SECS  stop if not done by then, failing closed in kernel\n"
+	       "                      mode (default 60; 0: no limit)\n"
 	       "      --modules-from ROOT\n"
 	       "                      compute the blacklist from ROOT's /lib/modules (the\n"
 	       "                      initramfs before switch_root: /sysroot)\n"
@@ -210,27 +210,21 @@ static void write_str(int fd, const char *s)
 }
 
 /* Set an attribute of the kernel's filter from a signal handler: nothing but syscalls. */
-static void watchdog_write(const char *attr, const char *value)
+static bool watchdog_write(const char *attr, const char *value)
 {
 	int fd = openat(watchdog_kfd, attr, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	ssize_t n;
 
-	if (fd >= 0) {
-		write_str(fd, value);
-		close(fd);
-	}
+	if (fd < 0)
+		return false;
+	n = write(fd, value, strlen(value));
+	close(fd);
+	return n == (ssize_t)strlen(value);
 }
 
-/*
- * Nothing in the boot path may block forever (the boot waits for this hook):
- * when the run is not done in time, deny every driver the kernel's lists do
- * not allow yet, lock, say so at LOG_CRIT, and stop.
- */
-static void watchdog(int sig)
+/* One line of the watchdog's to the kernel log at LOG_CRIT, and to standard error. */
+static void watchdog_say(const char *msg)
 {
-	static const char msg[] =
-		"action=fail-closed drvfilter-apply did not finish in time: every "
-		"driver not allowed yet is denied";
-
 	if (kmsg_fd >= 0) {
 		write_str(kmsg_fd, "<26>drvfilter: "); /* LOG_DAEMON | LOG_CRIT */
 		write_str(kmsg_fd, msg);
@@ -239,10 +233,44 @@ static void watchdog(int sig)
 	write_str(STDERR_FILENO, "drvfilter-apply: ");
 	write_str(STDERR_FILENO, msg);
 	write_str(STDERR_FILENO, "\n");
-	if (watchdog_kfd >= 0 && !arg_dry_run && !watchdog_audit) {
-		watchdog_write("deny", "ALL:ALL");
-		watchdog_write("locked", "1");
-	}
+}
+
+/*
+ * Nothing in the boot path may block forever (the boot waits for this hook):
+ * when the run is not done in time, stop, and say at LOG_CRIT what was done
+ * about it. With the kernel's filter, deny every driver its lists do not
+ * allow yet and lock. Without it (fallback mode) nothing that fails closed
+ * can be done from a signal handler: the blacklist and the unbinding need
+ * the policy's decisions, libkmod and a walk of /sys, none of which is
+ * async-signal-safe, and may be what hung; and /proc/sys/kernel/
+ * modules_disabled would refuse every module, file systems and the root
+ * disk's included, for the rest of the boot. So the line says that nothing
+ * was enforced by the watchdog, and the lines before it say what the run did.
+ */
+static void watchdog(int sig)
+{
+	if (arg_dry_run)
+		watchdog_say("action=error drvfilter-apply did not finish in time (dry run: "
+			     "nothing was written)");
+	else if (watchdog_audit)
+		watchdog_say("action=error drvfilter-apply did not finish in time (mode = audit: "
+			     "nothing was enforced)");
+	else if (watchdog_kfd < 0)
+		watchdog_say("action=error drvfilter-apply did not finish in time, and without "
+			     "the kernel's filter (fallback mode) there is nothing to fail closed "
+			     "with: the watchdog enforced nothing, only what is logged above was "
+			     "done");
+	else if (!watchdog_write("deny", "ALL:ALL"))
+		watchdog_say("action=fail-closed result=error drvfilter-apply did not finish in "
+			     "time, and the kernel did not take ALL:ALL as its deny list: the "
+			     "watchdog enforced nothing");
+	else if (!watchdog_write("locked", "1"))
+		watchdog_say("action=fail-closed result=error drvfilter-apply did not finish in "
+			     "time: every driver not allowed yet is denied, but the kernel did not "
+			     "take the lock");
+	else
+		watchdog_say("action=fail-closed result=ok drvfilter-apply did not finish in time: "
+			     "every driver not allowed yet is denied, and the policy is locked");
 	_exit(1);
 }
 
@@ -328,6 +356,37 @@ static const char *measured_summary(const struct df_report *rep)
 	return buf;
 }
 
+/*
+ * The line that says the policy could not be used, once the run says what
+ * became of failing closed: a dry run denies nothing, and a run that failed
+ * denied what it could.
+ */
+static void log_fail_closed(struct df_ctx *ctx, const struct df_policy *p, int r)
+{
+	const char *path = df_policy_path(p);
+
+	if (arg_dry_run)
+		df_ctx_log(ctx, LOG_CRIT,
+			   "action=fail-closed result=dry-run the policy %s cannot be used: every "
+			   "driver not bound yet would be denied",
+			   path);
+	else if (r >= 0)
+		df_ctx_log(ctx, LOG_CRIT,
+			   "action=fail-closed result=ok the policy %s cannot be used: every "
+			   "driver not bound yet is denied",
+			   path);
+	else if (r == -EIO)
+		df_ctx_log(ctx, LOG_CRIT,
+			   "action=fail-closed result=error the policy %s cannot be used: every "
+			   "driver not bound yet is denied, except where an action above failed",
+			   path);
+	else
+		df_ctx_log(ctx, LOG_CRIT,
+			   "action=fail-closed result=error the policy %s cannot be used, and "
+			   "nothing could be enforced",
+			   path);
+}
+
 int main(int argc, char **argv)
 {
 	_cleanup_(df_ctx_unrefp) struct df_ctx *ctx = NULL;
@@ -365,11 +424,6 @@ int main(int argc, char **argv)
 	if (r < 0)
 		return log_error_errno(r, "%m"), 1;
 	watchdog_audit = df_policy_mode(p) == DF_MODE_AUDIT;
-	if (failed)
-		df_ctx_log(ctx, LOG_CRIT,
-			   "action=fail-closed the policy %s cannot be used: every driver not "
-			   "bound yet is denied",
-			   df_policy_path(p));
 	if (arg_udev)
 		r = apply_udev_event(ctx, p, &rep);
 	else
@@ -379,6 +433,8 @@ int main(int argc, char **argv)
 			     &rep);
 	if (r == -ENOMEM)
 		return log_error_errno(r, "%m"), 1;
+	if (failed)
+		log_fail_closed(ctx, p, r);
 	if (r < 0 && r != -EIO) {
 		df_ctx_log(ctx, LOG_ERR, "action=error nothing could be enforced: %s",
 			   strerror(-r));

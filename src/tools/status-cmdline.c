@@ -61,17 +61,6 @@ static int add_missing(struct strv *l, const char *key, const char *name)
 	return strv_push(l, s);
 }
 
-/* The policy has runtime drop-ins (drvfilterctl allow/deny): they end at reboot. */
-static bool has_runtime_dropins(const struct df_policy *p)
-{
-	_cleanup_free_ char *dir = df_ctx_path(ctl_ctx, DF_RUNTIME_DROPIN_DIR "/");
-
-	for (size_t i = 0; dir && i < df_policy_nfiles(p); i++)
-		if (startswith(df_policy_file(p, i), dir))
-			return true;
-	return false;
-}
-
 /* The filter_* lists of a patched kernel's command line, against the policy's. */
 static int compare_filter(struct status *s, const struct df_policy *p, struct strv *missing)
 {
@@ -152,7 +141,7 @@ static int cmdline_drift(struct status *s)
 
 int status_find_cmdline(struct status *s)
 {
-	_cleanup_(df_policy_freep) struct df_policy *boot = NULL;
+	const struct df_policy *boot = s->nruntime ? s->boot_policy : s->policy;
 	int r;
 
 	s->running_read = df_cmdline_opts_read(ctl_ctx, &s->running) >= 0;
@@ -172,14 +161,14 @@ int status_find_cmdline(struct status *s)
 						  "that enforce, but the policy is in audit mode: "
 						  "remove them, or leave audit mode");
 	/* The boot options are the next boot's: from the policy without runtime changes. */
-	if (has_runtime_dropins(s->policy) && ctl_load_boot_policy(&boot) != EXIT_FINE)
+	if (!boot)
 		return 0;
-	r = df_bootopts_compute(ctl_ctx, boot ? boot : s->policy, s->inv, s->mods,
-				DF_BOOTOPTS_DEFAULT_BUDGET, &s->bootopts);
+	r = df_bootopts_compute(ctl_ctx, boot, s->inv, s->mods, DF_BOOTOPTS_DEFAULT_BUDGET,
+				&s->bootopts);
 	if (r < 0 && r != -E2BIG)
 		return r;
 	if (!s->running_read || !*s->bootopts->release)
 		return 0;
-	r = find_missing(s, boot ? boot : s->policy);
+	r = find_missing(s, boot);
 	return r < 0 ? r : cmdline_drift(s);
 }

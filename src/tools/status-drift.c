@@ -15,6 +15,7 @@
 #include "log.h"
 #include "macro.h"
 #include "status.h"
+#include "strbuf.h"
 
 /* The codes as JSON and the Prometheus labels name them. */
 static const char *const drift_codes[STATUS_DRIFT_MAX] = {
@@ -28,6 +29,7 @@ static const char *const drift_codes[STATUS_DRIFT_MAX] = {
 	[STATUS_DRIFT_POLICY_CHANGED] = "policy_changed",
 	[STATUS_DRIFT_INITRAMFS_FAILED] = "initramfs_failed_closed",
 	[STATUS_DRIFT_INITRAMFS_POLICY] = "initramfs_policy",
+	[STATUS_DRIFT_RUNTIME_CHANGES] = "runtime_changes",
 	[STATUS_DRIFT_MODE_CHANGED] = "mode_changed",
 	[STATUS_DRIFT_AUDIT_CHANGED] = "audit_changed",
 	[STATUS_DRIFT_APPLY_ERRORS] = "apply_errors",
@@ -119,9 +121,32 @@ static int kernel_lists_drift(struct status *s)
 	return 0;
 }
 
-/* What the state file says that the policy on disk is not: the boot's own failures first. */
+/*
+ * The runtime drop-ins, for the texts: "/run/drvfilter.conf.d/50-drvfilterctl.conf",
+ * "... and 2 more"; escaped, as they are names read from a directory.
+ */
+static int runtime_dropins(const struct status *s, struct strbuf *sb)
+{
+	int r = strbuf_append_escaped(sb, s->runtime_dropin);
+
+	if (r >= 0 && s->nruntime > 1)
+		r = strbuf_appendf(sb, " and %zu more", s->nruntime - 1);
+	return r;
+}
+
+/*
+ * What the state file says that the policy on disk is not: the boot's own
+ * failures first. The runtime drop-ins are never in an initramfs and end at
+ * reboot: when they make the whole difference, the text says so instead of
+ * sending the administrator to rebuild the initramfs.
+ */
 static int boot_drift(struct status *s, const char *sha)
 {
+	const char *boot_sha = s->boot_policy ? df_policy_sha256(s->boot_policy) : NULL;
+	_cleanup_(strbuf_release) struct strbuf rt = STRBUF_INIT;
+
+	if (s->runtime_dropin && runtime_dropins(s, &rt) < 0)
+		return -ENOMEM;
 	if (s->state.override)
 		return status_add_drift(s, STATUS_DRIFT_OVERRIDE,
 					"drvfilter=off was on the kernel command line: nothing was "
@@ -139,26 +164,43 @@ static int boot_drift(struct status *s, const char *sha)
 			"can trust this boot",
 			s->state.measure_error ? s->state.measure_error
 					       : "journalctl -k -g drvfilter says why");
+	if (!streq(s->state.policy_sha256, sha) && boot_sha &&
+	    streq(s->state.policy_sha256, boot_sha))
+		return status_add_drift(
+			s, STATUS_DRIFT_POLICY_CHANGED,
+			"the runtime drop-in %s is not applied (the policy applied, sha256 %.12s, "
+			"is the one without it): run 'drvfilterctl apply'; a reboot drops it",
+			strbuf_str(&rt), s->state.policy_sha256);
 	if (!streq(s->state.policy_sha256, sha))
 		return status_add_drift(
 			s, STATUS_DRIFT_POLICY_CHANGED,
 			"the policy applied at boot (sha256 %.12s) is not the one on "
 			"disk (sha256 %.12s): rebuild the initramfs (dracut -f) and "
-			"reboot",
-			s->state.policy_sha256, sha);
+			"reboot%s%s%s",
+			s->state.policy_sha256, sha, rt.len ? "; the runtime drop-in " : "",
+			strbuf_str(&rt), rt.len ? ", part of the one on disk, ends at reboot" : "");
 	/* Applied again from the real root, but the initramfs carries another policy. */
 	if (!s->state.in_initramfs && s->state.initramfs_sha256 && !*s->state.initramfs_sha256)
 		return status_add_drift(s, STATUS_DRIFT_INITRAMFS_FAILED,
 					"the initramfs could not use its policy and failed closed: "
 					"rebuild the initramfs (dracut -f) and reboot");
-	if (!s->state.in_initramfs && s->state.initramfs_sha256 &&
-	    !streq(s->state.initramfs_sha256, sha))
-		return status_add_drift(s, STATUS_DRIFT_INITRAMFS_POLICY,
-					"the initramfs enforced another policy (sha256 %.12s) than "
-					"the one on disk: rebuild the initramfs (dracut -f) and "
-					"reboot",
-					s->state.initramfs_sha256);
-	return 1;
+	if (s->state.in_initramfs || !s->state.initramfs_sha256 ||
+	    streq(s->state.initramfs_sha256, sha))
+		return 1;
+	if (boot_sha && streq(s->state.initramfs_sha256, boot_sha))
+		return status_add_drift(
+			s, STATUS_DRIFT_RUNTIME_CHANGES,
+			"the runtime drop-in %s (drvfilterctl allow or deny) changed the policy "
+			"the initramfs enforced (sha256 %.12s): a reboot drops it; to keep the "
+			"change, make it with --permanent and rebuild the initramfs (dracut -f)",
+			strbuf_str(&rt), s->state.initramfs_sha256);
+	return status_add_drift(s, STATUS_DRIFT_INITRAMFS_POLICY,
+				"the initramfs enforced another policy (sha256 %.12s) than "
+				"the one on disk: rebuild the initramfs (dracut -f) and "
+				"reboot%s%s%s",
+				s->state.initramfs_sha256, rt.len ? "; the runtime drop-in " : "",
+				strbuf_str(&rt),
+				rt.len ? ", part of the one on disk, ends at reboot" : "");
 }
 
 /* What the last apply left that is not the policy's now. */
@@ -202,7 +244,8 @@ int status_find_drift(struct status *s)
 					"the policy on disk is not valid: boot would fail closed");
 	if (s->state_r == -ENOENT)
 		return status_add_drift(s, STATUS_DRIFT_NOT_APPLIED,
-					"drvfilter-apply has not run since boot: nothing is "
+					"no run of drvfilter-apply has finished since boot (one "
+					"its watchdog stopped leaves no state): the policy is not "
 					"enforced");
 	if (s->state_r < 0)
 		return status_add_drift(s, STATUS_DRIFT_STATE_UNUSABLE,

@@ -209,6 +209,27 @@ static int decide_unbound(struct status *s)
 	return 0;
 }
 
+/* The runtime drop-ins of a valid policy, and the policy without them: the next boot's. */
+static int find_runtime_dropins(struct status *s)
+{
+	_cleanup_free_ char *dir = df_ctx_path(ctl_ctx, DF_RUNTIME_DROPIN_DIR "/");
+
+	if (!dir)
+		return -ENOMEM;
+	for (size_t i = 0; i < df_policy_nfiles(s->policy); i++) {
+		const char *file = df_policy_file(s->policy, i);
+
+		if (!startswith(file, dir))
+			continue;
+		if (!s->nruntime++)
+			s->runtime_dropin = file;
+	}
+	/* An error is printed; the texts that need it then say nothing of the next boot. */
+	if (s->nruntime && ctl_load_boot_policy(&s->boot_policy) != EXIT_FINE)
+		s->boot_policy = NULL;
+	return 0;
+}
+
 int status_load(struct status *s)
 {
 	_cleanup_free_ char *path = ctl_policy_path();
@@ -230,6 +251,8 @@ int status_load(struct status *s)
 		s->policy_valid = true;
 	}
 	df_diags_release(&d);
+	if (r >= 0 && s->policy_valid)
+		r = find_runtime_dropins(s);
 	if (r < 0)
 		return r;
 	r = df_inventory_load(ctl_ctx, DF_INV_DEVICES, &s->inv);
@@ -283,6 +306,7 @@ void status_release(struct status *s)
 	df_state_release(&s->state);
 	df_modules_free(s->mods);
 	df_inventory_free(s->inv);
+	df_policy_free(s->boot_policy);
 	df_policy_free(s->policy);
 	*s = (struct status){ 0 };
 }

@@ -54,6 +54,7 @@ enum status_drift_code {
 	STATUS_DRIFT_POLICY_CHANGED,
 	STATUS_DRIFT_INITRAMFS_FAILED,
 	STATUS_DRIFT_INITRAMFS_POLICY,
+	STATUS_DRIFT_RUNTIME_CHANGES,
 	STATUS_DRIFT_MODE_CHANGED,
 	STATUS_DRIFT_AUDIT_CHANGED,
 	STATUS_DRIFT_APPLY_ERRORS,
@@ -75,6 +76,14 @@ struct status {
 	struct df_policy *policy;
 	bool policy_valid;
 	bool policy_missing; /* there is no policy file */
+	/*
+	 * The runtime drop-ins of the policy (drvfilterctl allow/deny write
+	 * one), which a reboot drops: the first, and how many; and the policy
+	 * without them, the next boot's (NULL when there are none).
+	 */
+	const char *runtime_dropin;
+	size_t nruntime;
+	struct df_policy *boot_policy;
 	struct df_inventory *inv;
 	struct df_modules *mods;
 	struct df_state state;

@@ -342,6 +342,67 @@ START_TEST(test_uevent_apply)
 }
 END_TEST
 
+/*
+ * What `watch` shows for an event is the udev handler's decision, device
+ * rules included (review 2's S1: it used to say "allowed" for a device its
+ * driver's rules refuse). This pins the decision both take; watch's netlink
+ * part is not covered, as no uevent can be made here.
+ */
+START_TEST(test_uevent_decide)
+{
+	struct df_policy *p =
+		tu_load_ok("[filter]\ndefault = deny\n[allow]\npci = virtio-pci@1af4:1000\n");
+	struct df_device_id id;
+	struct df_verdict v;
+	struct df_uevent ev;
+	struct df_ctx *ctx;
+
+	make_tree(false);
+	put("0x1af4\n", "sys/bus/pci/devices/0000:00:04.0/vendor");
+	put("0x1041\n", "sys/bus/pci/devices/0000:00:04.0/device");
+	put("0x1af4\n", "sys/bus/pci/devices/0000:00:05.0/vendor");
+	put("0x1000\n", "sys/bus/pci/devices/0000:00:05.0/device");
+	ck_assert_int_eq(df_ctx_new(root, &ctx), 0);
+	/* A device no rule of the driver matches: refused, by the driver's first rule. */
+	ck_assert_int_eq(
+		df_uevent_parse("bind", "pci", "/devices/p/0000:00:04.0", "virtio-pci", &ev), 0);
+	df_uevent_decide(ctx, p, &ev, &v, &id);
+	ck_assert(!v.allowed);
+	ck_assert(v.restricted);
+	ck_assert_str_eq(v.rule->device, "1af4:1000");
+	ck_assert_uint_eq(id.n, 1);
+	ck_assert_str_eq(id.ids[0], "1af4:1041");
+	/* One it matches: allowed by that rule. */
+	ck_assert_int_eq(
+		df_uevent_parse("bind", "pci", "/devices/p/0000:00:05.0", "virtio-pci", &ev), 0);
+	df_uevent_decide(ctx, p, &ev, &v, &id);
+	ck_assert(v.allowed);
+	ck_assert_str_eq(id.ids[0], "1af4:1000");
+	/* One whose IDs cannot be read: refused, and no ID to show. */
+	ck_assert_int_eq(
+		df_uevent_parse("bind", "pci", "/devices/p/0000:00:06.0", "virtio-pci", &ev), 0);
+	df_uevent_decide(ctx, p, &ev, &v, &id);
+	ck_assert(!v.allowed);
+	ck_assert(v.restricted);
+	ck_assert_uint_eq(id.n, 0);
+	/* A denied driver's bind is denied, no device rule involved; a driver is decided alone. */
+	ck_assert_int_eq(df_uevent_parse("bind", "pci", "/devices/p/0000:00:03.0", "e1000", &ev),
+			 0);
+	df_uevent_decide(ctx, p, &ev, &v, &id);
+	ck_assert(!v.allowed);
+	ck_assert(!v.restricted);
+	ck_assert_int_eq(
+		df_uevent_parse("add", "drivers", "/bus/pci/drivers/virtio-pci", NULL, &ev), 0);
+	df_uevent_decide(ctx, p, &ev, &v, &id);
+	ck_assert(v.allowed);
+	ck_assert(v.restricted);
+	ck_assert_uint_eq(id.n, 0);
+	df_ctx_unref(ctx);
+	df_policy_free(p);
+	remove_tree();
+}
+END_TEST
+
 START_TEST(test_read_full_fd)
 {
 	char path[] = "/tmp/drvfilter-read-XXXXXX";
@@ -420,6 +481,7 @@ int main(void)
 	tcase_add_test(tc, test_unbind_without_file);
 	tcase_add_test(tc, test_uevent_parse);
 	tcase_add_test(tc, test_uevent_apply);
+	tcase_add_test(tc, test_uevent_decide);
 	tcase_add_test(tc, test_read_full_fd);
 	tcase_add_test(tc, test_log_cond_tests_priority_first);
 	suite_add_tcase(s, tc);

@@ -57,7 +57,37 @@ START_TEST(test_state_round_trip)
 	ck_assert_int_eq(st.errors, 3);
 	df_state_release(&st);
 
+	/* Paths with a backslash and a byte that is not UTF-8 come back as they were (json.h). */
+	rep.policy_path = "/etc/a\\b\xc0.conf";
+	rep.blacklist_dir = "/lib/modules/\xff\\x41";
+	ck_assert_int_eq(df_state_write(ctx, &rep), 0);
+	ck_assert_int_eq(df_state_read(ctx, &st, why, sizeof(why)), 0);
+	ck_assert_str_eq(st.policy_path, "/etc/a\\b\xc0.conf");
+	ck_assert_str_eq(st.blacklist_dir, "/lib/modules/\xff\\x41");
+	df_state_release(&st);
+
+	/* A backslash the writer never writes (here "\\q" for "/etc/x"): not a state file of ours. */
+	rep.policy_path = "/etc/x";
+	ck_assert_int_eq(df_state_write(ctx, &rep), 0);
 	snprintf(path, sizeof(path), "%s/run/drvfilter/state.json", dir);
+	{
+		char buf[8192], *at;
+		FILE *f = fopen(path, "r+");
+		size_t n;
+
+		ck_assert_ptr_nonnull(f);
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[n] = '\0';
+		at = strstr(buf, "\"/etc/x\"");
+		ck_assert_ptr_nonnull(at);
+		memcpy(at + 1, "/et\\\\q", 6);
+		rewind(f);
+		ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
+		ck_assert_int_eq(fclose(f), 0);
+	}
+	ck_assert_int_eq(df_state_read(ctx, &st, why, sizeof(why)), -EBADMSG);
+	ck_assert_ptr_nonnull(strstr(why, "backslash"));
+
 	ck_assert_int_eq(truncate(path, 40), 0);
 	ck_assert_int_eq(df_state_read(ctx, &st, why, sizeof(why)), -EBADMSG);
 	ck_assert_ptr_nonnull(strstr(why, "not valid JSON"));
