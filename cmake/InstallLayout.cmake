@@ -36,6 +36,7 @@ function(drvfilter_install_configured template destination permissions)
     set(DRVFILTER_POLICY_PATH \"${DRVFILTER_POLICY_PATH}\")
     set(DRVFILTER_POLICY_DIR \"${DRVFILTER_POLICY_DIR}\")
     set(DRVFILTER_UDEV_RULES_DIR \"${DRVFILTER_UDEV_RULES_DIR}\")
+    set(DRVFILTER_SYSTEMD_UNIT_DIR \"${SYSTEMD_UNIT_DIR}\")
     # A directory of this install's own: installs may run side by side.
     string(RANDOM LENGTH 12 tag)
     set(dir \"${PROJECT_BINARY_DIR}/configured/\${tag}\")
@@ -70,12 +71,17 @@ endforeach()
 # The unit that applies the policy again from the real root, pulled in by a
 # sysinit.target.wants link beside it, as systemd's own early units are: no
 # preset or missing postinst leaves a firewall off; systemctl mask does.
-drvfilter_install_configured(systemd/drvfilter-apply.service.in ${SYSTEMD_UNIT_DIR} "${readable}")
-install(CODE "
-  set(wants \"\$ENV{DESTDIR}${SYSTEMD_UNIT_DIR}/sysinit.target.wants\")
-  file(MAKE_DIRECTORY \"\${wants}\")
-  file(CREATE_LINK ../drvfilter-apply.service \"\${wants}/drvfilter-apply.service\" SYMBOLIC)
-  message(STATUS \"Installing: \${wants}/drvfilter-apply.service -> ../drvfilter-apply.service\")")
+# Its twin for a systemd initrd runs before coldplug there (skipped outside
+# an initrd), linked the same way, so that an initrd built from the
+# installed files (mkosi) carries it enabled.
+foreach(unit drvfilter-apply drvfilter-apply-initrd)
+  drvfilter_install_configured(systemd/${unit}.service.in ${SYSTEMD_UNIT_DIR} "${readable}")
+  install(CODE "
+    set(wants \"\$ENV{DESTDIR}${SYSTEMD_UNIT_DIR}/sysinit.target.wants\")
+    file(MAKE_DIRECTORY \"\${wants}\")
+    file(CREATE_LINK ../${unit}.service \"\${wants}/${unit}.service\" SYMBOLIC)
+    message(STATUS \"Installing: \${wants}/${unit}.service -> ../${unit}.service\")")
+endforeach()
 
 # Every initramfs dracut builds carries the module, whatever list of modules it is given.
 install(FILES dracut-module/50-drvfilter.conf DESTINATION ${DRACUT_CONF_DIR})

@@ -49,6 +49,8 @@ $dracutconf/50-drvfilter.conf
 $udev/rules.d/90-drvfilter.rules
 $units/drvfilter-apply.service
 $units/sysinit.target.wants/drvfilter-apply.service -> ../drvfilter-apply.service
+$units/drvfilter-apply-initrd.service
+$units/sysinit.target.wants/drvfilter-apply-initrd.service -> ../drvfilter-apply-initrd.service
 $itools/hooks/zz-drvfilter
 $itools/scripts/init-bottom/drvfilter
 $itools/scripts/init-top/drvfilter
@@ -75,9 +77,13 @@ for s in init-top init-bottom; do
 done
 grep -q '^ExecStart=/usr/sbin/drvfilter-apply --real-root$' "$root$units/drvfilter-apply.service" ||
 	no "the unit does not run /usr/sbin/drvfilter-apply --real-root"
+grep -q '^ExecStart=/usr/sbin/drvfilter-apply$' "$root$units/drvfilter-apply-initrd.service" ||
+	no "the initrd's unit does not run /usr/sbin/drvfilter-apply"
+grep -q "\$prefix$units/\$unit" "$root$dracut/90drvfilter/module-setup.sh" ||
+	no "the dracut module does not take the initrd's unit from $units"
 grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" \
 	"$root$dracut/90drvfilter/drvfilter-pivot-hook.sh" "$root$dracut/99drvfilter-blacklist/module-setup.sh" \
-	"$root$units/drvfilter-apply.service" "$root$itools/hooks/zz-drvfilter" \
+	"$root$units/drvfilter-apply.service" "$root$units/drvfilter-apply-initrd.service" "$root$itools/hooks/zz-drvfilter" \
 	"$root$itools/scripts/init-top/drvfilter" "$root$itools/scripts/init-bottom/drvfilter" &&
 	no "a placeholder was left unconfigured"
 "$root/usr/sbin/drvfilterctl" check "$root/etc/drvfilter.conf" >/dev/null ||

@@ -1,8 +1,9 @@
 # shellcheck shell=sh
 # systemd's initrd with dracut's qemu module (virtio_rng in the image) and a
 # virtio-rng device: systemd's PID 1 loads virtio_rng as soon as it starts,
-# and systemd-modules-load.service loads it for rd.modules-load=, both before
-# the pre-udev hook; the image's own blacklist keeps it out of both.
+# and systemd-modules-load.service would load it for rd.modules-load= (the
+# helper runs before it, but the image's own blacklist is there from the
+# start): the blacklist keeps it out of both.
 expect "systemd ran the initrd" console_has 'systemd\[1\]'
 expect "the image's own blacklist names virtio_rng" console_has '^DRVFILTER-EARLY-BLACKLIST:.* virtio_rng '
 expect "the virtio_rng module never loaded" not_in_modules virtio_rng
