@@ -19,7 +19,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 for dep in libiniparser1 libkmod2 liblzma5 libudev1 udev; do
 	field Depends | grep -q "$dep" || no "Depends lacks $dep"
 done
-field Recommends | grep -qx 'dracut-core | dracut' || no "Recommends is not 'dracut-core | dracut'"
+field Recommends | grep -qx 'dracut | initramfs-tools' || no "Recommends is not 'dracut | initramfs-tools'"
 control() { dpkg-deb --ctrl-tarfile "$deb" | tar -xO "./$1"; }
 control conffiles | grep -qx /etc/drvfilter.conf || no "/etc/drvfilter.conf is not a conffile"
 # Every initramfs carries the helper and the policy: installing, upgrading and
@@ -38,6 +38,11 @@ done
 grep -q 'rules.d/90-drvfilter.rules$' "$tmp/files" || no "the package lacks the udev rule"
 grep -qx /usr/lib/dracut/modules.d/99drvfilter-blacklist/module-setup.sh "$tmp/files" ||
 	no "the package lacks the 99drvfilter-blacklist dracut module"
+for f in hooks/zz-drvfilter scripts/init-top/drvfilter scripts/init-bottom/drvfilter; do
+	grep -qx "/usr/share/initramfs-tools/$f" "$tmp/files" || no "the package lacks initramfs-tools' $f"
+done
+grep -q 'systemd/system/drvfilter-apply-initrd.service$' "$tmp/files" ||
+	no "the package lacks the initrd's unit"
 grep -qx /usr/lib/dracut/modules.d/90drvfilter/drvfilter-pivot-hook.sh "$tmp/files" ||
 	no "the package lacks the pre-pivot hook"
 grep -q 'systemd/system/drvfilter-apply.service$' "$tmp/files" || no "the package lacks the unit"
