@@ -269,6 +269,8 @@ struct df_modtable {
 /* Every module with device aliases or loaded drivers, with its dependents and file. */
 int df_modtable_load(struct df_modules *m, struct df_modtable *t);
 void df_modtable_release(struct df_modtable *t);
+/* The names of the tree's modules, loadable (modules.dep) and built in (modules.builtin), '_' spelling. */
+int df_modules_names(struct df_modules *m, struct strv *names);
 /* A module that provides a denied driver and no allowed one (as the fallback blacklist judges). */
 bool df_modinfo_denied(const struct df_policy *p, const struct df_modinfo *mi);
 

@@ -270,8 +270,28 @@ int df_policy_load_edited(struct df_ctx *ctx, const char *path, unsigned flags,
 int df_policy_edit_list(const char *text, size_t len, enum df_section section, const char *key,
 			const char *name, bool add, struct df_diags *diags, char **ret,
 			size_t *ret_len);
-/* Warnings that need the machine: buses the policy names that this system lacks. */
-int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags);
+/* df_policy_check_system() and df_policy_check_names(): a driver name the target does not know is an error. */
+#define DF_CHECK_STRICT (1u << 0)
+/*
+ * What needs the target (the running system, or the sysroot: a fixture, a
+ * recording, a bare module tree): buses the policy names that it lacks, the
+ * TPM's driver, and the policy's driver names (df_policy_check_names()).
+ */
+int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, unsigned flags,
+			   struct df_diags *diags);
+/*
+ * The driver names of @p's [allow] and [deny] rules (those of @file alone
+ * when it is not NULL, and of them the "bus:driver" @subjects alone when
+ * they are not NULL) against what the target knows: its registered
+ * drivers, its loaded, loadable and built-in modules and which drivers its
+ * loaded modules register. A name it does not know is a warning with what
+ * it may have meant (an error with DF_CHECK_STRICT); a name made of two
+ * known names and a blank is an error: a comma is missing. A target that
+ * knows nothing is not checked (said at debug level).
+ */
+int df_policy_check_names(struct df_ctx *ctx, const struct df_policy *p, const char *file,
+			  char *const *subjects, size_t nsubjects, unsigned flags,
+			  struct df_diags *diags);
 struct df_policy *df_policy_free(struct df_policy *p);
 /*
  * What boot enforces when the policy at @path cannot be read or is invalid:

@@ -2,7 +2,8 @@
 /*
  * Warnings about rules that are valid but surprising: a driver both allowed and
  * denied (allow wins), a deny rule that an allow rule always overrides, and
- * buses the policy names that this machine does not have.
+ * buses the policy names that this machine does not have (its driver names:
+ * lint-names.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -212,30 +213,37 @@ static int check_tpm_driver(struct df_ctx *ctx, const struct df_policy *p, struc
 			    driver);
 }
 
-int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags)
+int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, unsigned flags,
+			   struct df_diags *diags)
 {
 	_cleanup_free_ char *path = df_ctx_path(ctx, "/sys/bus");
 	_cleanup_close_ int dfd = -1;
+	int r;
 
 	if (!path)
 		return -ENOMEM;
 	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		/* No sysfs (a chroot building an image): nothing to compare with. */
+	/* No sysfs (a chroot building an image): no buses to compare with. */
+	if (dfd < 0)
 		df_dbg(ctx, "cannot open '%s': %m; bus names not checked", path);
-		return check_tpm_driver(ctx, p, diags);
-	}
-	for (size_t i = 0; i < p->nentries; i++) {
+	for (size_t i = 0; dfd >= 0 && i < p->nentries; i++) {
 		const struct df_entry *e = &p->entries[i];
-		int r;
 
 		if (e->any_bus || faccessat(dfd, e->key, F_OK, 0) == 0 || errno != ENOENT)
 			continue;
-		r = df_diags_add(diags, DF_WARNING, e->line, "this machine has no bus '%s' (%s/%s)",
-				 e->key, path, e->key);
+		r = df_diags_set_file(diags, e->file);
+		if (r >= 0)
+			r = df_diags_add(diags, DF_WARNING, e->line,
+					 "this machine has no bus '%s' (%s/%s)", e->key, path,
+					 e->key);
 		if (r < 0)
 			return r;
 	}
+	r = df_diags_set_file(diags, NULL);
+	if (r >= 0)
+		r = df_policy_check_names(ctx, p, NULL, NULL, 0, flags, diags);
+	if (r < 0)
+		return r;
 	df_diags_sort(diags);
 	return check_tpm_driver(ctx, p, diags);
 }

@@ -190,31 +190,47 @@ void df_modtable_release(struct df_modtable *t)
 	*t = (struct df_modtable){ 0 };
 }
 
-/* depmod's modules.alias: "alias PATTERN MODULE" lines. */
-static int read_aliases(struct df_modules *m, struct df_modtable *t)
+/*
+ * The tree's index @file as a stream, or NULL with errno set. O_NONBLOCK and
+ * a regular file only: a FIFO in its place must not hang the boot.
+ */
+static FILE *open_index(const struct df_modules *m, const char *file)
 {
 	_cleanup_free_ char *path = NULL;
-	_cleanup_free_ char *line = NULL;
-	size_t size = 0;
 	struct stat st;
 	FILE *f;
-	int fd, r = 0;
+	int fd;
 
-	if (asprintf(&path, "%s/modules.alias", m->dirname) < 0)
-		return -ENOMEM;
-	/* O_NONBLOCK and a regular file only: a FIFO in its place must not hang the boot. */
+	if (asprintf(&path, "%s/%s", m->dirname, file) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return -errno;
+		return NULL;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return -EINVAL;
+		errno = EINVAL;
+		return NULL;
 	}
 	f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);
-		return -ENOMEM;
+		errno = ENOMEM;
 	}
+	return f;
+}
+
+/* depmod's modules.alias: "alias PATTERN MODULE" lines. */
+static int read_aliases(struct df_modules *m, struct df_modtable *t)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0;
+	FILE *f = open_index(m, "modules.alias");
+	int r = 0;
+
+	if (!f)
+		return -errno;
 	while (getline(&line, &size, f) > 0) {
 		char *pattern, *module, *colon, *save = NULL;
 		const char *bus;
@@ -391,6 +407,36 @@ static int read_deps(struct df_modules *m, struct df_modtable *t)
 		r = -EIO;
 	fclose(f);
 	return r;
+}
+
+/* The module names of the tree's index @file (lines that start with a module's path) into @names. */
+static int read_index_names(struct df_modules *m, const char *file, struct strv *names)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0;
+	FILE *f = open_index(m, file);
+	int r = 0;
+
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (r == 0 && getline(&line, &size, f) > 0) {
+		char name[DF_NAME_MAX + 1];
+
+		line[strcspn(line, ":\n")] = '\0';
+		if (modname_from_path(line, name) == 0)
+			r = strv_push(names, name);
+	}
+	if (r == 0 && ferror(f))
+		r = -EIO;
+	fclose(f);
+	return r;
+}
+
+int df_modules_names(struct df_modules *m, struct strv *names)
+{
+	int r = read_index_names(m, "modules.dep", names);
+
+	return r < 0 ? r : read_index_names(m, "modules.builtin", names);
 }
 
 int df_modtable_load(struct df_modules *m, struct df_modtable *t)

@@ -6,19 +6,26 @@
 
 #define WORD_MAX 64
 
-/* Levenshtein distance of two short words, any case. */
-static size_t distance(const char *a, const char *b)
+/*
+ * The distance of @a and @b when it is below @bound, else some value not
+ * below it: a row whose every cell reaches @bound cannot lead below it, and
+ * the search over a long list (every module of a kernel) stops there.
+ */
+static size_t distance_below(const char *a, const char *b, size_t bound)
 {
 	size_t la = strlen(a), lb = strlen(b), row[WORD_MAX + 1];
 
 	if (la > WORD_MAX || lb > WORD_MAX)
 		return (size_t)-1;
+	if ((la > lb ? la - lb : lb - la) >= bound)
+		return bound;
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
+		size_t diag = row[0], least;
 
 		row[0] = i;
+		least = i;
 		for (size_t j = 1; j <= lb; j++) {
 			size_t up = row[j];
 			size_t cost = tolower((unsigned char)a[i - 1]) !=
@@ -31,9 +38,18 @@ static size_t distance(const char *a, const char *b)
 				best = row[j - 1] + 1;
 			diag = up;
 			row[j] = best;
+			if (best < least)
+				least = best;
 		}
+		if (least >= bound)
+			return bound;
 	}
 	return row[lb];
+}
+
+size_t suggest_distance(const char *a, const char *b)
+{
+	return distance_below(a, b, (size_t)-1);
 }
 
 const char *suggest(const char *word, const char *const *list, size_t n)
@@ -42,7 +58,7 @@ const char *suggest(const char *word, const char *const *list, size_t n)
 	size_t best_d = (size_t)-1;
 
 	for (size_t i = 0; i < n; i++) {
-		size_t d = distance(word, list[i]);
+		size_t d = distance_below(word, list[i], best_d);
 
 		if (d < best_d) {
 			best_d = d;

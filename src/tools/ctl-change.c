@@ -334,6 +334,29 @@ static int update_text(struct change *c, int n, char **subjects)
 	return r;
 }
 
+/*
+ * The drivers being allowed or denied against this system. Until reboot, a
+ * change acts on this system alone, where a name it does not know does
+ * nothing (a denied typo leaves the driver allowed): an error. A permanent
+ * one may serve the next kernel: a warning, said with what it may mean. A
+ * missing comma is an error either way. 0, or -EINVAL.
+ */
+static int check_names(const struct change *c)
+{
+	struct df_diags d;
+	int r;
+
+	df_diags_init(&d);
+	r = df_policy_check_names(ctl_ctx, c->next, c->path, c->done.v, c->done.n,
+				  arg_permanent ? 0 : DF_CHECK_STRICT, &d);
+	if (r == -ENOMEM)
+		log_oom();
+	ctl_print_diags(&d, stderr, false);
+	r = r < 0 || d.errors > 0 ? -EINVAL : 0;
+	df_diags_release(&d);
+	return r;
+}
+
 /* The new drop-in, checked whole with the rest of the set; EXIT_FINE or EXIT_ERROR. */
 static int compose(struct change *c)
 {
@@ -342,6 +365,13 @@ static int compose(struct change *c)
 		c->len = 0;
 	if (load_set(c->policy, c->path, c->text, c->len, &c->next) < 0) {
 		log_error("the change would leave the policy invalid; nothing is changed");
+		return EXIT_ERROR;
+	}
+	if (check_names(c) < 0) {
+		log_error("nothing is changed%s",
+			  arg_permanent ? ""
+					: " (a change until reboot names drivers of this system; "
+					  "--permanent writes another kernel's for the next boot)");
 		return EXIT_ERROR;
 	}
 	/* allow wins over deny: a deny that another file's allow overrides changes nothing. */

@@ -8,6 +8,8 @@
 #include "log.h"
 #include "macro.h"
 
+static int arg_strict;
+
 static void print_json(const struct df_diags *d, bool valid)
 {
 	struct json j;
@@ -56,7 +58,7 @@ static int run(int argc, char **argv)
 			   argc > 1 ? ctl_load_flags() & DF_LOAD_ANY_OWNER : ctl_load_flags(), &d,
 			   &p);
 	if (r >= 0)
-		r = df_policy_check_system(ctl_ctx, p, &d);
+		r = df_policy_check_system(ctl_ctx, p, arg_strict ? DF_CHECK_STRICT : 0, &d);
 	valid = r >= 0 && d.errors == 0;
 	if (r == -ENOMEM && !d.file) {
 		log_oom();
@@ -79,11 +81,22 @@ static int run(int argc, char **argv)
 	return valid ? EXIT_FINE : EXIT_ERROR;
 }
 
+static const struct option options[] = {
+	{ "strict", no_argument, &arg_strict, 1 },
+	{},
+};
+
+static const char help[] =
+	"      --strict           a driver name this system does not know is an error,\n"
+	"                         not a warning (the image builders' gate)\n";
+
 const struct ctl_verb ctl_verb_check = {
 	.name = "check",
 	.args = "[FILE]",
 	.max_args = 1,
 	.summary = "validate a policy (default: the --policy file)",
 	.common = CTL_POLICY | CTL_SYSROOT | CTL_JSON,
+	.options = options,
+	.help = help,
 	.run = run,
 };

@@ -281,10 +281,16 @@ static int check_copy(const struct edit *e, bool errors_only)
 
 	df_diags_init(&d);
 	r = df_policy_load_edited(ctl_ctx, e->policy, ctl_load_flags(), &src, &d, &p);
+	/* The edited file's driver names against this system, as check looks them up. */
+	if (r >= 0)
+		r = df_policy_check_names(ctl_ctx, p, e->target, NULL, 0, 0, &d);
+	if (r == -ENOMEM)
+		log_oom();
 	ctl_print_diags(&d, stderr, errors_only);
+	r = r < 0 || d.errors > 0;
 	df_diags_release(&d);
 	df_policy_free(p);
-	return r < 0;
+	return r;
 }
 
 /* Edit until the copy is valid: EXIT_FINE to install it, else the exit code (nothing to do: *@done). */

@@ -255,7 +255,7 @@ START_TEST(test_check_system)
 
 	/* No /sys/bus at all (an image being built): nothing to say. */
 	df_diags_init(&d);
-	ck_assert_int_eq(df_policy_check_system(sctx, p, &d), 0);
+	ck_assert_int_eq(df_policy_check_system(sctx, p, 0, &d), 0);
 	ck_assert_uint_eq(d.count, 0);
 
 	snprintf(path, sizeof(path), "%s/sys", root);
@@ -264,7 +264,7 @@ START_TEST(test_check_system)
 	ck_assert_int_eq(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/sys/bus/pci", root);
 	ck_assert_int_eq(mkdir(path, 0755), 0);
-	ck_assert_int_eq(df_policy_check_system(sctx, p, &d), 0);
+	ck_assert_int_eq(df_policy_check_system(sctx, p, 0, &d), 0);
 	ck_assert_uint_eq(d.warnings, 1);
 	ck_assert_uint_eq(d.items[0].line, 5);
 	snprintf(path, sizeof(path), "this machine has no bus 'usb' (%s/sys/bus/usb)", root);
