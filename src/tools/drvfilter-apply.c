@@ -387,6 +387,42 @@ static void log_fail_closed(struct df_ctx *ctx, const struct df_policy *p, int r
 			   path);
 }
 
+/*
+ * The initramfs's own blacklist (written by the image builder: dracut's
+ * 99drvfilter-blacklist, initramfs-tools' hook) kept the denied modules from
+ * loading until this run. In kernel mode the kernel decides from now on (a
+ * denied module may load, its drivers cannot probe); drvfilter=off and audit
+ * mode enforce nothing: then it goes, whatever else the run reported. In
+ * fallback mode it stays, covered by this run's own. Done here, not by each
+ * builder's hook, so that every initramfs does the same.
+ */
+static int drop_image_blacklist(struct df_ctx *ctx, const struct df_report *rep)
+{
+	_cleanup_free_ char *path = NULL;
+
+	if (!rep->in_initramfs || !(rep->mode == DF_MODE_KERNEL || rep->override || rep->audit))
+		return 0;
+	path = df_ctx_path(ctx, "/etc/modprobe.d/drvfilter-initramfs.conf");
+	if (!path)
+		return -ENOMEM;
+	if (unlink(path) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		df_ctx_log(ctx, LOG_ERR,
+			   "action=remove-image-blacklist path=/etc/modprobe.d/"
+			   "drvfilter-initramfs.conf result=error message=\"%s\"",
+			   strerror(errno));
+		return -errno;
+	}
+	df_ctx_log(ctx, LOG_NOTICE,
+		   "action=remove-image-blacklist path=/etc/modprobe.d/drvfilter-initramfs.conf "
+		   "result=ok reason=%s",
+		   rep->override ? "override"
+		   : rep->audit	 ? "audit"
+				 : "kernel-mode");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	_cleanup_(df_ctx_unrefp) struct df_ctx *ctx = NULL;
@@ -458,6 +494,8 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
+	if (!arg_udev && !arg_dry_run && drop_image_blacklist(ctx, rep) < 0)
+		status = 1;
 	if (!arg_udev && arg_dry_run)
 		df_report_write_json(rep, stdout, true);
 	if (!arg_udev)

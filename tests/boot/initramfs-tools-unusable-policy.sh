@@ -1,7 +1,7 @@
 #!/bin/sh
 # Once drvfilter is installed, initramfs-tools never builds an image without
-# it: a policy that is missing, an invalid drop-in, or a helper that is
-# missing stops mkinitramfs (and so
+# it: a policy that is missing, an invalid drop-in, a driver name the
+# image's kernel does not know, or a helper that is missing stops mkinitramfs (and so
 # update-initramfs) with a message naming the problem, and no image is
 # written; a usable policy gives an image with the helper, the policy and its
 # drop-ins, the udev rule, both boot scripts and the image's own blacklist.
@@ -45,6 +45,13 @@ rm "$tmp/nohelper/usr/sbin/drvfilter-apply"
 
 refused missing "the policy $tmp/absent.conf is missing" "$stage" "$tmp/absent.conf"
 refused no-helper "drvfilter-apply is missing" "$tmp/nohelper" "$policy"
+# A driver name the image's kernel does not know: the root disk's driver
+# misspelt would leave the guest without its disk (check --strict against
+# the kernel's module tree, the kernel not being this machine's).
+sed 's/virtio_blk/virtio_blck/' "$policy" >"$tmp/typo.conf"
+chmod 0644 "$tmp/typo.conf"
+refused typo "is not a valid policy for kernel" "$stage" "$tmp/typo.conf"
+grep -q "virtio_blk" "$tmp/typo/mkinitramfs.log" || no "typo: check's did-you-mean is missing"
 
 # A usable set: the image carries all of it, and the init-top script runs
 # before udev's.
