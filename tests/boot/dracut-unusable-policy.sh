@@ -52,11 +52,15 @@ refused() {
 	tail -n 15 "$tmp/$name.log"
 }
 
-# carries NAME: the image holds the helper, the policy, the rule and the hook.
+# carries NAME: the image holds the helper, the policy, the rule and the run
+# before coldplug: the pre-udev hook in the classic initrd, the unit, enabled,
+# in the systemd one (dracut's default where systemd is installed).
 carries() {
 	lsinitrd "$tmp/$1.img" >"$tmp/$1.list" 2>&1
-	for f in usr/sbin/drvfilter-apply etc/drvfilter.conf rules.d/90-drvfilter.rules \
-		hooks/pre-udev/10-drvfilter-apply-hook.sh; do
+	early=hooks/pre-udev/10-drvfilter-apply-hook.sh
+	! grep -q ' usr/lib/systemd/systemd$' "$tmp/$1.list" ||
+		early='sysinit.target.wants/drvfilter-apply-initrd.service -> ../drvfilter-apply-initrd.service'
+	for f in usr/sbin/drvfilter-apply etc/drvfilter.conf rules.d/90-drvfilter.rules "$early"; do
 		grep -q "$f\$" "$tmp/$1.list" || { no "$1: the image lacks $f" && return; }
 	done
 	echo "PASS: $1: the image carries drvfilter"
