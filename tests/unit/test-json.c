@@ -48,9 +48,9 @@ START_TEST(test_json_short)
 	char *s = written(doc, false);
 
 	/* The backslash of the name is two in the string (four in JSON text): see json.h. */
-	ck_assert_str_eq(s,
-			 "{\"mode\":\"kernel\",\"errors\":-3,\"locked\":true,\"drift\":null,"
-			 "\"drivers\":[\"pci:e1000\",\"q\\\"\\\\\\\\\\u000a\\u0001\"],\"empty\":{}}\n");
+	ck_assert_str_eq(
+		s, "{\"mode\":\"kernel\",\"errors\":-3,\"locked\":true,\"drift\":null,"
+		   "\"drivers\":[\"pci:e1000\",\"q\\\"\\\\\\\\\\u000a\\u0001\"],\"empty\":{}}\n");
 	free(s);
 }
 END_TEST
