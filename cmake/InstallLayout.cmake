@@ -21,6 +21,10 @@ drvfilter_pkg_dir(BASH_COMPLETION_DIR bash-completion completionsdir
                   ${CMAKE_INSTALL_FULL_DATADIR}/bash-completion/completions)
 
 set(DRVFILTER_UDEV_RULES_DIR ${UDEV_DIR}/rules.d)
+# The helper loads libkmod when it first needs it (src/libdrvfilter/kmod-dlopen.h):
+# the image builders put it into the image by name, as no ldd sees it.
+drvfilter_pkg_dir(KMOD_LIBDIR libkmod libdir /usr/lib/x86_64-linux-gnu)
+set(DRVFILTER_LIBKMOD ${KMOD_LIBDIR}/libkmod.so.2)
 get_filename_component(DRVFILTER_POLICY_DIR ${DRVFILTER_POLICY_PATH} DIRECTORY)
 
 # The rule and the module name the helper's path, which --prefix may change
@@ -37,6 +41,7 @@ function(drvfilter_install_configured template destination permissions)
     set(DRVFILTER_POLICY_DIR \"${DRVFILTER_POLICY_DIR}\")
     set(DRVFILTER_UDEV_RULES_DIR \"${DRVFILTER_UDEV_RULES_DIR}\")
     set(DRVFILTER_SYSTEMD_UNIT_DIR \"${SYSTEMD_UNIT_DIR}\")
+    set(DRVFILTER_LIBKMOD \"${DRVFILTER_LIBKMOD}\")
     # A directory of this install's own: installs may run side by side.
     string(RANDOM LENGTH 12 tag)
     set(dir \"${PROJECT_BINARY_DIR}/configured/\${tag}\")

@@ -18,10 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <libkmod.h>
-
 #include "array.h"
 #include "drvfilter-private.h"
+#include "kmod-dlopen.h"
 #include "strbuf.h"
 #include "strv.h"
 
@@ -50,6 +49,7 @@ int df_modules_open(struct df_ctx *ctx, struct df_modules **ret)
 	struct df_modules *m;
 	char release[DF_NAME_MAX + 1];
 	const char *null_config[] = { NULL };
+	const char *why;
 	int r;
 
 	r = df_osrelease(ctx, release, sizeof(release));
@@ -68,18 +68,25 @@ int df_modules_open(struct df_ctx *ctx, struct df_modules **ret)
 		return -ENOMEM;
 	if (access(dir, F_OK) < 0)
 		return -errno;
+	r = df_kmod_dlopen(&why);
+	if (r < 0) {
+		df_ctx_log(ctx, LOG_ERR,
+			   "action=load-library library=%s result=error message=\"%s\"", DF_LIBKMOD,
+			   why);
+		return r;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
 	m->ctx = df_ctx_ref(ctx);
 	snprintf(m->dirname, sizeof(m->dirname), "%s", dir);
 	/* No modprobe.d: lookups must show what the aliases say, not our own blacklist. */
-	m->kmod = kmod_new(dir, null_config);
+	m->kmod = sym_kmod_new(dir, null_config);
 	if (!m->kmod) {
 		df_modules_free(m);
 		return -ENOMEM;
 	}
-	kmod_set_log_fn(m->kmod, kmod_log, ctx);
+	sym_kmod_set_log_fn(m->kmod, kmod_log, ctx);
 	*ret = m;
 	return 0;
 }
@@ -88,7 +95,8 @@ struct df_modules *df_modules_free(struct df_modules *m)
 {
 	if (!m)
 		return NULL;
-	kmod_unref(m->kmod);
+	if (m->kmod)
+		sym_kmod_unref(m->kmod);
 	df_ctx_unref(m->ctx);
 	free(m);
 	return NULL;
@@ -100,19 +108,19 @@ int df_modules_lookup(struct df_modules *m, const char *modalias, char ***ret, s
 	struct strv names = STRV_INIT;
 	int r;
 
-	r = kmod_module_new_from_lookup(m->kmod, modalias, &list);
+	r = sym_kmod_module_new_from_lookup(m->kmod, modalias, &list);
 	if (r < 0)
 		return r;
-	kmod_list_foreach(l, list)
+	sym_kmod_list_foreach(l, list)
 	{
-		struct kmod_module *mod = kmod_module_get_module(l);
+		struct kmod_module *mod = sym_kmod_module_get_module(l);
 
-		r = strv_push(&names, kmod_module_get_name(mod));
-		kmod_module_unref(mod);
+		r = strv_push(&names, sym_kmod_module_get_name(mod));
+		sym_kmod_module_unref(mod);
 		if (r < 0)
 			break;
 	}
-	kmod_module_unref_list(list);
+	sym_kmod_module_unref_list(list);
 	if (r < 0) {
 		strv_release(&names);
 		return r;
@@ -494,16 +502,16 @@ bool df_modules_exists(struct df_modules *m, const char *name)
 	struct kmod_list *list = NULL, *l;
 	bool found = false;
 
-	if (!m || kmod_module_new_from_lookup(m->kmod, name, &list) < 0)
+	if (!m || sym_kmod_module_new_from_lookup(m->kmod, name, &list) < 0)
 		return false;
-	kmod_list_foreach(l, list)
+	sym_kmod_list_foreach(l, list)
 	{
-		struct kmod_module *mod = kmod_module_get_module(l);
+		struct kmod_module *mod = sym_kmod_module_get_module(l);
 
-		found |= streq(kmod_module_get_name(mod), name);
-		kmod_module_unref(mod);
+		found |= streq(sym_kmod_module_get_name(mod), name);
+		sym_kmod_module_unref(mod);
 	}
-	kmod_module_unref_list(list);
+	sym_kmod_module_unref_list(list);
 	return found;
 }
 
