@@ -63,6 +63,10 @@ export DRVFILTER_TEST_INSMOD
 DRVFILTER_TEST_BREAK_POLICY=
 [ -e "$scenario/break-policy" ] && DRVFILTER_TEST_BREAK_POLICY=1
 export DRVFILTER_TEST_BREAK_POLICY
+# ... whether the helper's runs by udev are written down (udev-runs) ...
+DRVFILTER_TEST_UDEV_RUNS=
+[ -e "$scenario/udev-runs" ] && DRVFILTER_TEST_UDEV_RUNS=1
+export DRVFILTER_TEST_UDEV_RUNS
 # ... whether the guest has a TPM (swtpm: Debian's swtpm as its TPM 2.0) ...
 GUEST_SWTPM=
 if [ -e "$scenario/swtpm" ]; then

@@ -36,6 +36,14 @@ install() {
         sed -i 's|^\(if ! \)\(/[^ ]*/drvfilter-apply\)|\1strace -f -c -w -o /run/drvfilter-strace.txt \2|' \
             "$initdir/usr/lib/dracut/hooks/pre-udev/10-drvfilter-apply-hook.sh"
     fi
+    # DRVFILTER_TEST_UDEV_RUNS: each run of the helper by udev written down
+    # (udev-runs.sh in its place), for the report.
+    if [[ ${DRVFILTER_TEST_UDEV_RUNS-} ]]; then
+        mv "$initdir/usr/sbin/drvfilter-apply" "$initdir/usr/sbin/drvfilter-apply.real"
+        # shellcheck disable=SC2154 # moddir is set by dracut
+        inst_simple "$moddir/udev-runs.sh" /usr/sbin/drvfilter-apply
+        chmod 0755 "$initdir/usr/sbin/drvfilter-apply"
+    fi
     # A scenario may carry a module file for insmod to try (a denied module, by path).
     if [[ ${DRVFILTER_TEST_INSMOD-} ]]; then
         inst_simple "$DRVFILTER_TEST_INSMOD" /usr/lib/drvfiltertest/denied.ko
