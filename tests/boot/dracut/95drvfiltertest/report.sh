@@ -7,10 +7,11 @@
 exec >/dev/console 2>&1
 # Report once coldplug is over: systemd's pre-mount does not wait for it.
 udevadm settle --timeout=60 || true
-echo "DRVFILTER-CMDLINE: $(cat /proc/cmdline)"
+IFS= read -r cmdline </proc/cmdline
+echo "DRVFILTER-CMDLINE: $cmdline"
 # A recording boot (drvfiltertest.record): drvfilterctl record, written as a
 # cpio archive to the disk whose serial is drvfilter-record.
-case " $(cat /proc/cmdline) " in
+case " $cmdline " in
 *" drvfiltertest.record "*)
     disk=
     for b in /sys/block/vd*; do
@@ -33,10 +34,14 @@ echo "DRVFILTER-STATE-END"
 echo "DRVFILTER-MODULES: $(sed 's/ .*//' /proc/modules | tr '\n' ' ')"
 # The image's own blacklist (99drvfilter-blacklist), while it is there.
 echo "DRVFILTER-EARLY-BLACKLIST: $(sed -n 's/^blacklist //p' /etc/modprobe.d/drvfilter-initramfs.conf 2>/dev/null | tr '\n' ' ')"
+# (Builtins where a program would do: each fork and exec costs the guest tens
+# of milliseconds under TCG.)
 for d in /sys/bus/pci/devices/*; do
     drv=none
-    [ -L "$d/driver" ] && drv=$(readlink "$d/driver") && drv=${drv##*/}
-    echo "DRVFILTER-PCI: ${d##*/} $(cat "$d/vendor"):$(cat "$d/device") $drv"
+    [ -L "$d/driver" ] && drv=$(cd -P "$d/driver" && echo "${PWD##*/}")
+    read -r vendor <"$d/vendor"
+    read -r device <"$d/device"
+    echo "DRVFILTER-PCI: ${d##*/} $vendor:$device $drv"
 done
 for f in allow deny locked; do
     [ -e "/sys/kernel/driver_filter/$f" ] && echo "DRVFILTER-FILTER: $f=$(cat "/sys/kernel/driver_filter/$f")"
@@ -70,6 +75,9 @@ if [ -e /run/drvfilter-strace.txt ]; then
         t1=$(date +%s%N)
         echo "DRVFILTER-STRACE: drvfilter-apply $args took $(((t1 - t0) / 1000)) us"
     done
+fi
+if [ -e /run/drvfilter-udev-runs ]; then
+    sed 's/^/DRVFILTER-UDEV-RUN: /' /run/drvfilter-udev-runs
 fi
 echo "DRVFILTER-KMSG-BEGIN"
 dmesg | grep -e 'drvfilter:' -e 'driver_filter:'
