@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,6 +77,38 @@ static void help(void)
  */
 #define KMSG_RECORD_MAX 976
 #define KMSG_PREFIX "drvfilter: "
+/*
+ * The kernel rate-limits writes to /dev/kmsg per open file (printk.devkmsg=
+ * ratelimit, the default: 10 records in 5 s) and drops the rest without an
+ * error ("N output lines suppressed due to ratelimiting"). An audit trail
+ * must not lose lines: before every tenth record the file is opened anew, in
+ * place of the old descriptor, and a new open starts with a whole budget.
+ */
+#define KMSG_BURST 10
+static char kmsg_path[PATH_MAX];
+static volatile sig_atomic_t kmsg_records;
+
+/* Open /dev/kmsg again onto kmsg_fd: only system calls (the watchdog calls it too). */
+static void kmsg_reopen(void)
+{
+	int fd = open(kmsg_path,
+		      O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	if (dup3(fd, kmsg_fd, O_CLOEXEC) >= 0)
+		kmsg_records = 0;
+	close(fd);
+}
+
+/* One record: one write(2), as /dev/kmsg takes each write as one record. */
+static void kmsg_write(const char *rec, size_t n)
+{
+	if (kmsg_records >= KMSG_BURST)
+		kmsg_reopen();
+	kmsg_records = kmsg_records + 1;
+	(void)!write(kmsg_fd, rec, n);
+}
 
 _printf_(6, 0) static void log_fn(void *data, int priority, const char *file, int line,
 				  const char *fn, const char *format, va_list args)
@@ -96,7 +129,7 @@ _printf_(6, 0) static void log_fn(void *data, int priority, const char *file, in
 			n = KMSG_RECORD_MAX;
 		}
 		if (n > 0)
-			(void)!write(kmsg_fd, rec, (size_t)n);
+			kmsg_write(rec, (size_t)n);
 	}
 	if (priority <= LOG_WARNING || arg_verbose || arg_dry_run || kmsg_fd < 0)
 		fprintf(stderr, "drvfilter-apply: %s\n", msg);
@@ -199,9 +232,11 @@ static void open_kmsg(struct df_ctx *ctx)
 	_cleanup_free_ char *path = df_ctx_path(ctx, "/dev/kmsg");
 
 	/* O_NONBLOCK: a FIFO in its place (no reader) fails the open instead of hanging it. */
-	if (path && !arg_dry_run)
+	if (path && !arg_dry_run && strlen(path) < sizeof(kmsg_path)) {
+		strcpy(kmsg_path, path);
 		kmsg_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
 					     O_NONBLOCK);
+	}
 }
 
 static void write_str(int fd, const char *s)
@@ -225,10 +260,18 @@ static bool watchdog_write(const char *attr, const char *value)
 /* One line of the watchdog's to the kernel log at LOG_CRIT, and to standard error. */
 static void watchdog_say(const char *msg)
 {
+	static const char prefix[] = "<26>" KMSG_PREFIX; /* LOG_DAEMON | LOG_CRIT */
+	char rec[KMSG_RECORD_MAX];
+	size_t n = sizeof(prefix) - 1, len = strlen(msg);
+
+	/* One write, one record: prefix, message (cut to fit) and newline together. */
 	if (kmsg_fd >= 0) {
-		write_str(kmsg_fd, "<26>drvfilter: "); /* LOG_DAEMON | LOG_CRIT */
-		write_str(kmsg_fd, msg);
-		write_str(kmsg_fd, "\n");
+		if (len > sizeof(rec) - n - 1)
+			len = sizeof(rec) - n - 1;
+		memcpy(rec, prefix, n);
+		memcpy(rec + n, msg, len);
+		rec[n + len] = '\n';
+		kmsg_write(rec, n + len + 1);
 	}
 	write_str(STDERR_FILENO, "drvfilter-apply: ");
 	write_str(STDERR_FILENO, msg);
