@@ -123,7 +123,7 @@ static int push_list(struct strv *l, const char *value)
 
 int df_cmdline_opts_parse(const char *cmdline, struct df_cmdline_opts *o)
 {
-	struct strv ic = STRV_INIT, mods = STRV_INIT;
+	struct strv ic = STRV_INIT, mods = STRV_INIT, cons = STRV_INIT;
 	bool dashes = false;
 	struct param p;
 	int r;
@@ -146,6 +146,13 @@ int df_cmdline_opts_parse(const char *cmdline, struct df_cmdline_opts *o)
 		} else if (streq(p.name, "filter_deny_drivers") && p.value) {
 			free(o->filter_deny);
 			o->filter_deny = TAKE_PTR(p.value);
+		} else if (streq(p.name, "root") && p.value) {
+			free(o->root);
+			o->root = TAKE_PTR(p.value);
+		} else if (streq(p.name, "console") && p.value) {
+			/* "ttyS0,115200n8": the device is before the options. */
+			p.value[strcspn(p.value, ",")] = '\0';
+			r = strv_push(&cons, p.value);
 		}
 		param_release(&p);
 		if (r < 0)
@@ -153,6 +160,7 @@ int df_cmdline_opts_parse(const char *cmdline, struct df_cmdline_opts *o)
 	}
 	o->initcalls = strv_steal(&ic, &o->ninitcalls);
 	o->modules = strv_steal(&mods, &o->nmodules);
+	o->consoles = strv_steal(&cons, &o->nconsoles);
 	if (r < 0)
 		df_cmdline_opts_release(o);
 	return r;
@@ -175,6 +183,8 @@ void df_cmdline_opts_release(struct df_cmdline_opts *o)
 	strv_free_array(o->modules, o->nmodules);
 	free(o->filter_allow);
 	free(o->filter_deny);
+	free(o->root);
+	strv_free_array(o->consoles, o->nconsoles);
 	*o = (struct df_cmdline_opts){ 0 };
 }
 

@@ -111,6 +111,7 @@ struct df_policy {
 	unsigned measure_pcr; /* DF_MEASURE_PCR_DEFAULT, or pcr:N */
 	unsigned measure_line; /* where measure is set; 0: not set */
 	const char *measure_file; /* ... in which file; NULL: the policy's */
+	bool protect_boot; /* no denied driver of the boot devices (lint-boot.c) */
 	bool fail_closed; /* not read from a file: see df_policy_new_fail_closed() */
 	char sha256[65]; /* of the bytes read; empty for a fail-closed policy */
 };

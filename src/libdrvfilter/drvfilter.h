@@ -272,13 +272,24 @@ int df_policy_edit_list(const char *text, size_t len, enum df_section section, c
 			size_t *ret_len);
 /* df_policy_check_system() and df_policy_check_names(): a driver name the target does not know is an error. */
 #define DF_CHECK_STRICT (1u << 0)
+/* df_policy_check_system(): the policy is for another machine; no boot devices' guard. */
+#define DF_CHECK_OTHER_MACHINE (1u << 1)
 /*
  * What needs the target (the running system, or the sysroot: a fixture, a
  * recording, a bare module tree): buses the policy names that it lacks, the
- * TPM's driver, and the policy's driver names (df_policy_check_names()).
+ * policy's driver names (df_policy_check_names()) and the boot devices'
+ * guard (df_policy_check_boot()).
  */
 int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, unsigned flags,
 			   struct df_diags *diags);
+/*
+ * The boot devices' guard (lint-boot.c): each driver that the target's root
+ * file system, its consoles, or the TPM the policy measures into need, and
+ * that the policy denies, is an error (a warning in audit mode or with
+ * [filter] protect_boot = no), told at the rule that denies it. A target
+ * whose devices are not known (a bare module tree) is not guarded.
+ */
+int df_policy_check_boot(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags);
 /*
  * The driver names of @p's [allow] and [deny] rules (those of @file alone
  * when it is not NULL, and of them the "bus:driver" @subjects alone when
@@ -557,6 +568,9 @@ struct df_cmdline_opts {
 	char **modules; /* the last module_blacklist= (the kernel keeps only that one) */
 	size_t nmodules;
 	char *filter_allow, *filter_deny; /* their values, unquoted; NULL when absent */
+	char *root; /* the last root= (the one the kernel keeps); NULL when absent */
+	char **consoles; /* each console= device, without its options ("ttyS0") */
+	size_t nconsoles;
 	size_t len; /* the whole line's length */
 };
 

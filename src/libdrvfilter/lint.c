@@ -167,52 +167,6 @@ int df_policy_lint(const struct df_policy *p, struct df_diags *diags)
 	return r < 0 ? r : df_diags_set_file(diags, NULL);
 }
 
-/*
- * This machine's TPM, if it has one: its driver must stay allowed, or the
- * measurement (measure = auto, the default, too) finds no TPM after apply.
- */
-static int check_tpm_driver(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags)
-{
-	_cleanup_close_ int fd = df_open_dir(ctx, "/sys/class/tpm/tpm0/device");
-	_cleanup_close_ int cfd = -1;
-	char driver[DF_NAME_MAX + 1], bus[DF_NAME_MAX + 1], device[DF_NAME_MAX + 1];
-	char setting[16];
-	struct df_device_id id;
-	struct df_verdict v;
-
-	/* Said already, machine or not (lint_measure()). */
-	if (p->measure == DF_MEASURE_NO || fd < 0 || (measure_set(p) && denies_every_tpm_driver(p)))
-		return 0;
-	if (df_readlink_name_at(fd, "driver", driver, sizeof(driver)) < 0 ||
-	    df_readlink_name_at(fd, "subsystem", bus, sizeof(bus)) < 0)
-		return 0;
-	df_policy_decide(p, bus, driver, &v);
-	/* Allowed by device rules only: as apply decides, this TPM must be one of theirs. */
-	if (v.allowed && v.restricted) {
-		bool known;
-
-		cfd = df_open_dir(ctx, "/sys/class/tpm/tpm0");
-		known = cfd >= 0 &&
-			df_readlink_name_at(cfd, "device", device, sizeof(device)) >= 0 &&
-			df_device_id_read(ctx, bus, device, &id) >= 0;
-		df_policy_decide_device(p, bus, driver, known ? &id : NULL, &v);
-		if (!v.allowed)
-			return df_diags_add(
-				diags, DF_WARNING, p->measure_line,
-				"measure = %s, but no device rule of %s:%s matches this machine's "
-				"TPM (%s): apply would detach the TPM before it measures",
-				df_measure_setting_name(p->measure, p->measure_pcr, setting), bus,
-				driver, known && id.n ? id.ids[0] : "its IDs cannot be read");
-	}
-	if (v.allowed)
-		return 0;
-	return df_diags_add(diags, DF_WARNING, p->measure_line,
-			    "measure = %s, but the policy denies %s:%s, the driver of this "
-			    "machine's TPM: apply would detach the TPM before it measures",
-			    df_measure_setting_name(p->measure, p->measure_pcr, setting), bus,
-			    driver);
-}
-
 int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, unsigned flags,
 			   struct df_diags *diags)
 {
@@ -245,5 +199,5 @@ int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, unsign
 	if (r < 0)
 		return r;
 	df_diags_sort(diags);
-	return check_tpm_driver(ctx, p, diags);
+	return flags & DF_CHECK_OTHER_MACHINE ? 0 : df_policy_check_boot(ctx, p, diags);
 }

@@ -394,6 +394,7 @@ static const struct filter_setting {
 	{ "mode", mode_words, ARRAY_SIZE(mode_words), "auto, kernel, fallback or audit" },
 	{ "lock", lock_words, ARRAY_SIZE(lock_words), "yes or no" },
 	{ "measure", measure_words, ARRAY_SIZE(measure_words), "no, auto or pcr:N" },
+	{ "protect_boot", lock_words, ARRAY_SIZE(lock_words), "yes or no" },
 };
 
 /*
@@ -445,8 +446,11 @@ static void apply_filter_setting(struct df_policy *p, size_t setting, int word, 
 	case 3:
 		p->lock = word % 2 == 1; /* lock_words alternates no, yes */
 		break;
-	default:
+	case 4:
 		p->measure = word == 0 ? DF_MEASURE_NO : DF_MEASURE_AUTO;
+		break;
+	default:
+		p->protect_boot = word % 2 == 1;
 		break;
 	}
 }
@@ -788,6 +792,7 @@ static struct df_policy *policy_new(const char *path)
 	p->lock = false;
 	p->measure = DF_MEASURE_AUTO;
 	p->measure_pcr = DF_MEASURE_PCR_DEFAULT;
+	p->protect_boot = true;
 	return p;
 }
 

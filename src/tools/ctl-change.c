@@ -339,7 +339,8 @@ static int update_text(struct change *c, int n, char **subjects)
  * change acts on this system alone, where a name it does not know does
  * nothing (a denied typo leaves the driver allowed): an error. A permanent
  * one may serve the next kernel: a warning, said with what it may mean. A
- * missing comma is an error either way. 0, or -EINVAL.
+ * missing comma is an error either way, and so is a driver that this
+ * system's root file system, console or TPM needs. 0, or -EINVAL.
  */
 static int check_names(const struct change *c)
 {
@@ -349,6 +350,9 @@ static int check_names(const struct change *c)
 	df_diags_init(&d);
 	r = df_policy_check_names(ctl_ctx, c->next, c->path, c->done.v, c->done.n,
 				  arg_permanent ? 0 : DF_CHECK_STRICT, &d);
+	/* Nor may a change take away what this system boots from. */
+	if (r >= 0)
+		r = df_policy_check_boot(ctl_ctx, c->next, &d);
 	if (r == -ENOMEM)
 		log_oom();
 	ctl_print_diags(&d, stderr, false);

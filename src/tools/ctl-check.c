@@ -9,6 +9,7 @@
 #include "macro.h"
 
 static int arg_strict;
+static int arg_other_machine;
 
 static void print_json(const struct df_diags *d, bool valid)
 {
@@ -58,7 +59,10 @@ static int run(int argc, char **argv)
 			   argc > 1 ? ctl_load_flags() & DF_LOAD_ANY_OWNER : ctl_load_flags(), &d,
 			   &p);
 	if (r >= 0)
-		r = df_policy_check_system(ctl_ctx, p, arg_strict ? DF_CHECK_STRICT : 0, &d);
+		r = df_policy_check_system(ctl_ctx, p,
+					   (arg_strict ? DF_CHECK_STRICT : 0) |
+						   (arg_other_machine ? DF_CHECK_OTHER_MACHINE : 0),
+					   &d);
 	valid = r >= 0 && d.errors == 0;
 	if (r == -ENOMEM && !d.file) {
 		log_oom();
@@ -83,12 +87,16 @@ static int run(int argc, char **argv)
 
 static const struct option options[] = {
 	{ "strict", no_argument, &arg_strict, 1 },
+	{ "other-machine", no_argument, &arg_other_machine, 1 },
 	{},
 };
 
 static const char help[] =
 	"      --strict           a driver name this system does not know is an error,\n"
-	"                         not a warning (the image builders' gate)\n";
+	"                         not a warning (the image builders' gate)\n"
+	"      --other-machine    the policy is for another machine (an image built here\n"
+	"                         for it): this one's root file system, console and TPM\n"
+	"                         are not guarded\n";
 
 const struct ctl_verb ctl_verb_check = {
 	.name = "check",

@@ -372,6 +372,31 @@ static void print_json(const struct df_bootopts *b)
 	json_finish(&j);
 }
 
+/*
+ * No option that stops what the target boots from (its root file system's
+ * drivers, its console's, its TPM's): EXIT_FINE, or EXIT_ERROR with why.
+ */
+static int guard_boot(const struct df_policy *p)
+{
+	struct df_diags d;
+	int r;
+
+	df_diags_init(&d);
+	r = df_policy_check_boot(ctl_ctx, p, &d);
+	if (r == -ENOMEM) {
+		df_diags_release(&d);
+		return ctl_oom();
+	}
+	ctl_print_diags(&d, stderr, false);
+	if (d.errors)
+		log_error("no boot options: they would keep the target from what it boots from; "
+			  "allow those drivers, or set protect_boot = no in [filter] if that is "
+			  "meant");
+	r = d.errors ? EXIT_ERROR : EXIT_FINE;
+	df_diags_release(&d);
+	return r;
+}
+
 static int run(int argc, char **argv)
 {
 	_cleanup_(df_bootopts_freep) struct df_bootopts *b = NULL;
@@ -390,6 +415,11 @@ static int run(int argc, char **argv)
 		if (arg_json != JSON_OFF)
 			printf("{\"cmdline\":\"\",\"audit\":true}\n");
 		return EXIT_FINE;
+	}
+	r = guard_boot(p);
+	if (r) {
+		df_policy_free(p);
+		return r;
 	}
 	r = df_bootopts_compute(ctl_ctx, p, NULL, NULL, (size_t)arg_max_bytes, &b);
 	df_policy_free(p);

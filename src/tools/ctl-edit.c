@@ -284,6 +284,9 @@ static int check_copy(const struct edit *e, bool errors_only)
 	/* The edited file's driver names against this system, as check looks them up. */
 	if (r >= 0)
 		r = df_policy_check_names(ctl_ctx, p, e->target, NULL, 0, 0, &d);
+	/* ... and the whole set against what this system boots from. */
+	if (r >= 0)
+		r = df_policy_check_boot(ctl_ctx, p, &d);
 	if (r == -ENOMEM)
 		log_oom();
 	ctl_print_diags(&d, stderr, errors_only);

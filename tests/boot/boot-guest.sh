@@ -41,7 +41,7 @@ else
 	# The image's own blacklist, where the build has it (90drvfilter requires it).
 	early=
 	[ ! -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ] || early=drvfilter-blacklist
-	drvfilter_prefix=$stage drvfilter_policy=$policy dracutbasedir=$tmp/dracut \
+	drvfilter_prefix=$stage drvfilter_policy=$policy drvfilter_other_machine=yes dracutbasedir=$tmp/dracut \
 		dracut --force --conf /dev/null --confdir "$tmp/confd" --no-hostonly --no-hostonly-cmdline --no-early-microcode \
 		--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest $early" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
 		--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix ${DRACUT_DRIVERS:-}" \

@@ -11,7 +11,7 @@ printf '[allow]\npci = virtio-pci\npci = e1000\n' >"$tmp/bad.conf"
 sh "$(dirname "$0")/scratch-dracut.sh" "$tmp/stage" "$tmp/dracut"
 mkdir -p "$tmp/confd"
 kver=$(uname -r)
-if drvfilter_prefix=$tmp/stage drvfilter_policy=$tmp/bad.conf dracutbasedir=$tmp/dracut \
+if drvfilter_prefix=$tmp/stage drvfilter_policy=$tmp/bad.conf drvfilter_other_machine=yes dracutbasedir=$tmp/dracut \
 	dracut --force --conf /dev/null --confdir "$tmp/confd" --no-hostonly --no-kernel --modules "base drvfilter" --kver "$kver" \
 	"$tmp/initrd.img" >"$tmp/log" 2>&1; then
 	echo "FAIL: dracut succeeded with an invalid policy"

@@ -19,7 +19,7 @@ printf '[filter]\ndefault = deny\n[allow]\npci = virtio-pci\nvirtio = virtio_net
 sh "$here/scratch-dracut.sh" "$tmp/stage" "$tmp/dracut"
 mkdir -p "$tmp/confd"
 build() {
-	drvfilter_prefix=$tmp/stage drvfilter_policy=$1 dracutbasedir=$tmp/dracut \
+	drvfilter_prefix=$tmp/stage drvfilter_policy=$1 drvfilter_other_machine=yes dracutbasedir=$tmp/dracut \
 		dracut --force --conf /dev/null --confdir "$tmp/confd" --no-hostonly --no-kernel \
 		--modules "base drvfilter" --kver "$kver" --kmoddir "$tmp/root/lib/modules/$kver" \
 		"$2" >"$3" 2>&1

@@ -30,7 +30,7 @@ run() {
 	run_name=$1 run_prefix=$2 run_policy=$3
 	shift 3
 	rm -f "$tmp/$run_name.img"
-	drvfilter_prefix=$run_prefix drvfilter_policy=$run_policy dracutbasedir=$tmp/dracut \
+	drvfilter_prefix=$run_prefix drvfilter_policy=$run_policy drvfilter_other_machine=yes dracutbasedir=$tmp/dracut \
 		dracut --force --no-kernel --no-compress --conf /dev/null --confdir "$tmp/emptyconfd" \
 		"$@" "$tmp/$run_name.img" >"$tmp/$run_name.log" 2>&1
 }

@@ -96,7 +96,7 @@ contains "the command line GRUB booted" "$tmp/got"
 # section. The test's own dracut and the snippet as its only configuration:
 # nothing of the host's drvfilter (policy, modules, dracut.conf.d) is read.
 sh "$here/scratch-dracut.sh" "$stage" "$tmp/dracut"
-dracutbasedir=$tmp/dracut drvfilter_prefix=$stage drvfilter_policy=$tmp/policy.conf dracut --force --no-hostonly --no-hostonly-cmdline --no-early-microcode --conf /dev/null \
+dracutbasedir=$tmp/dracut drvfilter_prefix=$stage drvfilter_policy=$tmp/policy.conf drvfilter_other_machine=yes dracut --force --no-hostonly --no-hostonly-cmdline --no-early-microcode --conf /dev/null \
 	--confdir "$tmp/dracut.conf.d" --modules base --kver "$kver" \
 	--kmoddir "$kdir/lib/modules/$kver" --kernel-image "$kdir/boot/vmlinuz-$kver" \
 	--uefi --uefi-stub "$stub" "$tmp/uki.efi" >"$tmp/dracut.log" 2>&1 || {

@@ -41,7 +41,7 @@ cp -R "$stage/usr/share/initramfs-tools/scripts/." "$conf/scripts/"
 cp -R "$here/initramfs-tools/scripts/." "$conf/scripts/"
 mkdir -p "$out"
 # What the hooks read (zz-drvfilter's and the test's).
-drvfilter_prefix=$stage drvfilter_policy=$policy DRVFILTER_TEST_REPORT=$here/dracut/95drvfiltertest/report.sh
+drvfilter_prefix=$stage drvfilter_policy=$policy drvfilter_other_machine=yes DRVFILTER_TEST_REPORT=$here/dracut/95drvfiltertest/report.sh
 DRVFILTER_TEST_INSMOD=${DRVFILTER_TEST_INSMOD:-}
 export drvfilter_prefix drvfilter_policy DRVFILTER_TEST_REPORT DRVFILTER_TEST_INSMOD
 # shellcheck disable=SC2016 # expanded by the inner shell
