@@ -12,8 +12,13 @@
  * /sys/class/tty/console/active (or console=), the TPM from /sys/class/tpm.
  * A device needs the drivers bound to it and to every device above it in
  * /sys/devices, and a device-mapper or md device those of the devices it is
- * built on (slaves/). A PCI bridge's port driver (pcieport, shpchp) is not
- * needed by the devices behind the bridge, and is not asked for.
+ * built on (slaves/); in fallback mode, the module of each such driver must
+ * stay off the blacklist too. A PCI bridge's port driver (pcieport, shpchp)
+ * is not needed by the devices behind the bridge once it never binds, but
+ * unbinding it disables the bridge: it is asked for unless bound = keep. A
+ * root file system on dm-crypt needs the TPM too, measuring or not. A root
+ * on no block device (overlay, NFS, virtiofs) and a console with no device
+ * (hvc0, tty0) cannot be followed: the first is said, the second not.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +34,7 @@
 #define CHAIN_MAX 32 /* levels of /sys/devices walked up from one device */
 #define SLAVES_DEPTH_MAX 4 /* dm on md on dm ... */
 #define SLAVES_MAX 64 /* devices one dm or md device is built on */
+#define WALK_MAX 256 /* device directories walked for one boot device, in all */
 #define MOUNTINFO_LINE_MAX 4096
 
 static const char *const not_needed[][2] = { { "pci", "pcieport" }, { "pci", "shpchp" } };
@@ -41,6 +47,9 @@ struct guard {
 	const char *what; /* "the root file system (/dev/vda)" */
 	const char *loses; /* what enforcing the policy would cost */
 	struct strv seen; /* "bus:driver" already said for this device */
+	struct strv walked; /* the real paths of the disks walked up from, for this device */
+	unsigned budget; /* device directories left to walk for this device */
+	bool encrypted; /* the root file system is on dm-crypt (a volume the TPM may unseal) */
 	char top[PATH_MAX]; /* the real path of /sys/devices under the sysroot */
 };
 
@@ -76,6 +85,45 @@ static int driver_of(int fd, char bus[DF_NAME_MAX + 1], char driver[DF_NAME_MAX 
 	return 0;
 }
 
+/*
+ * Fallback mode's blacklist judges a module that is not loaded yet (in the
+ * initramfs, before coldplug) by its own name: when the module of a needed
+ * driver is named otherwise (sd_mod registers scsi:sd) and that name is
+ * denied, the module is blacklisted and the driver never registers. An
+ * error (or warning) then, said at the rule that denies the module's name.
+ */
+static int guard_module(struct guard *g, const char *bus, const char *driver, const char *key)
+{
+	char rel[3 * DF_NAME_MAX + 32], module[DF_NAME_MAX + 1], drv[DF_NAME_MAX + 1];
+	_cleanup_close_ int fd = -1;
+	struct df_verdict v;
+	int r;
+
+	if (g->p->mode == DF_MODE_KERNEL)
+		return 0;
+	snprintf(rel, sizeof(rel), "/sys/bus/%s/drivers/%s", bus, driver);
+	fd = df_open_dir(g->ctx, rel);
+	if (fd < 0 || df_readlink_name_at(fd, "module", module, sizeof(module)) < 0)
+		return 0;
+	/* A built-in module (no initstate) is never blacklisted; nor one named like its driver. */
+	snprintf(rel, sizeof(rel), "/sys/module/%s/initstate", module);
+	if (df_read_file(g->ctx, rel, drv, sizeof(drv)) < 0 ||
+	    df_modname_normalize(driver, drv) < 0 || streq(drv, module))
+		return 0;
+	df_module_decide(g->p, bus, module, &v);
+	if (v.allowed)
+		return 0;
+	r = df_diags_set_file(g->diags, v.rule->file);
+	if (r >= 0)
+		r = df_diags_add(
+			g->diags, g->severity, v.rule->line,
+			"fallback mode's blacklist keeps module %s, which registers %s, from "
+			"loading before it is loaded (%s needs it): %s%s",
+			module, key, g->what, g->loses,
+			g->severity == DF_ERROR ? " (allow the module's name too)" : "");
+	return r;
+}
+
 /* One driver the device needs: an error (or warning) when the policy takes it away. */
 static int guard_driver(struct guard *g, const char *bus, const char *driver, const char *device)
 {
@@ -86,7 +134,12 @@ static int guard_driver(struct guard *g, const char *bus, const char *driver, co
 	bool known;
 	int r;
 
-	for (size_t i = 0; i < ARRAY_SIZE(not_needed); i++)
+	/*
+	 * Unbinding a port driver disables the bridge (pcie_portdrv_remove()
+	 * clears its bus mastering): only a driver that stays bound
+	 * (bound = keep), and then never binds again, is not needed.
+	 */
+	for (size_t i = 0; g->p->bound == DF_BOUND_KEEP && i < ARRAY_SIZE(not_needed); i++)
 		if (streq(bus, not_needed[i][0]) && streq(driver, not_needed[i][1]))
 			return 0;
 	df_policy_decide(g->p, bus, driver, &v);
@@ -96,12 +149,14 @@ static int guard_driver(struct guard *g, const char *bus, const char *driver, co
 		known = df_device_id_read(g->ctx, bus, device, &id) >= 0 && id.n;
 		df_policy_decide_device(g->p, bus, driver, known ? &id : NULL, &v);
 	}
-	if (v.allowed)
-		return 0;
 	snprintf(key, sizeof(key), "%s:%s", bus, driver);
 	if (strv_contains(&g->seen, key))
 		return 0;
 	r = strv_push(&g->seen, key);
+	if (r < 0)
+		return r;
+	if (v.allowed)
+		return guard_module(g, bus, driver, key);
 	if (r >= 0)
 		r = df_diags_set_file(g->diags, v.rule->file);
 	if (r < 0)
@@ -129,6 +184,11 @@ static int guard_slaves(struct guard *g, int fd, const char *path, unsigned dept
 	size_t n = 0;
 	int r = 0;
 
+	char uuid[128];
+
+	/* dm-crypt's volumes: the TPM may hold their key (systemd-cryptenroll --tpm2-device). */
+	if (df_read_at(fd, "dm/uuid", uuid, sizeof(uuid)) >= 0 && startswith(uuid, "CRYPT-"))
+		g->encrypted = true;
 	if (!d)
 		return 0;
 	while (r >= 0 && n++ < SLAVES_MAX && df_dir_next(d, &de) > 0) {
@@ -156,12 +216,17 @@ static int guard_path(struct guard *g, const char *path, unsigned depth)
 	if (depth > SLAVES_DEPTH_MAX || !realpath(path, real) || strncmp(real, g->top, toplen) ||
 	    real[toplen] != '/')
 		return 0;
+	/* Each disk once: slaves shared by stacked devices are walked up from once. */
+	if (strv_contains(&g->walked, real))
+		return 0;
+	r = strv_push(&g->walked, real);
 	for (unsigned level = 0; r >= 0 && level < CHAIN_MAX && strlen(real) > toplen; level++) {
 		_cleanup_close_ int fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		char *device;
 
-		if (fd < 0)
+		if (fd < 0 || g->budget == 0)
 			break;
+		g->budget--;
 		if (level == 0)
 			r = guard_slaves(g, fd, real, depth);
 		device = cut_last(real);
@@ -181,9 +246,10 @@ static int guard_device(struct guard *g, const char *rel, const char *what, cons
 		return -ENOMEM;
 	g->what = what;
 	g->loses = loses;
-	strv_release(&g->seen);
+	g->budget = WALK_MAX;
 	r = guard_path(g, path, 0);
 	strv_release(&g->seen);
+	strv_release(&g->walked);
 	return r;
 }
 
@@ -198,74 +264,139 @@ static const char *printable(const char *s)
 	return s;
 }
 
-/*
- * The device of the root file system from one mountinfo line, when its mount
- * point is "/": its block device by number, or by the name of its source when
- * the number is not a block device's (btrfs, for one). 1 when found.
- */
-static int root_from_mountinfo(char *line, char *rel, size_t size, char *label, size_t lsize)
+/* The root mount as mountinfo's last line for "/" gives it. */
+struct root_mount {
+	unsigned maj, min;
+	char source[256];
+	char type[64];
+	bool found;
+};
+
+static void parse_mountinfo_line(char *line, struct root_mount *m)
 {
-	char *save = NULL, *f[5], *sep, *source;
+	char *save = NULL, *f[5], *sep, *type, *source;
 	unsigned maj, min;
 
 	sep = strstr(line, " - ");
 	if (!sep)
-		return 0;
+		return;
 	*sep = '\0';
 	f[0] = strtok_r(line, " ", &save);
 	for (size_t i = 1; i < ARRAY_SIZE(f); i++)
 		f[i] = f[i - 1] ? strtok_r(NULL, " ", &save) : NULL;
 	if (!f[4] || !streq(f[4], "/") || sscanf(f[2], "%u:%u", &maj, &min) != 2)
-		return 0;
+		return;
 	save = NULL;
-	(void)strtok_r(sep + 3, " ", &save); /* the type */
+	type = strtok_r(sep + 3, " ", &save);
 	source = strtok_r(NULL, " \n", &save);
-	if (maj != 0) {
-		snprintf(rel, size, "/sys/dev/block/%u:%u", maj, min);
-		snprintf(label, lsize, "%s, %u:%u", printable(source), maj, min);
-		return 1;
-	}
-	if (!source || !startswith(source, "/dev/") || df_sysfs_name_check(source + 5) < 0)
-		return 0;
-	snprintf(rel, size, "/sys/class/block/%s", source + 5);
-	snprintf(label, lsize, "%s", source);
-	return 1;
+	*m = (struct root_mount){ .maj = maj, .min = min, .found = true };
+	snprintf(m->source, sizeof(m->source), "%s", printable(source));
+	snprintf(m->type, sizeof(m->type), "%s", printable(type));
 }
 
-/* The root file system's device, as a path under the sysroot: 1 when known. */
-static int find_root(struct guard *g, const struct df_cmdline_opts *o, char *rel, size_t size,
-		     char *label, size_t lsize)
+static bool exists(struct guard *g, const char *rel)
+{
+	_cleanup_free_ char *path = df_ctx_path(g->ctx, rel);
+
+	return path && access(path, F_OK) == 0;
+}
+
+/* A device-mapper device by its name (/dev/mapper/NAME): the dm-N whose dm/name it is. */
+static bool dm_by_name(struct guard *g, const char *name, char *rel, size_t size)
+{
+	_cleanup_close_ int fd = df_open_dir(g->ctx, "/sys/class/block");
+	DIR *d = fd >= 0 ? df_dir_open_at(fd, ".") : NULL;
+	struct dirent *de;
+	char buf[DF_NAME_MAX + 1], attr[DF_NAME_MAX + 16];
+	bool found = false;
+
+	while (d && !found && df_dir_next(d, &de) > 0) {
+		if (!startswith(de->d_name, "dm-") || df_sysfs_name_check(de->d_name) < 0)
+			continue;
+		snprintf(attr, sizeof(attr), "%s/dm/name", de->d_name);
+		if (df_read_at(fd, attr, buf, sizeof(buf)) >= 0 && streq(buf, name)) {
+			snprintf(rel, size, "/sys/class/block/%s", de->d_name);
+			found = true;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* A /dev path of a block device (/dev/vda2, /dev/mapper/NAME), as its sysfs path. */
+static bool block_by_dev(struct guard *g, const char *dev, char *rel, size_t size)
+{
+	const char *name = startswith(dev, "/dev/mapper/");
+
+	if (name)
+		return df_sysfs_name_check(name) == 0 && dm_by_name(g, name, rel, size);
+	name = startswith(dev, "/dev/");
+	if (!name || df_sysfs_name_check(name) < 0)
+		return false;
+	snprintf(rel, size, "/sys/class/block/%s", name);
+	return exists(g, rel);
+}
+
+/*
+ * The root file system's device, as a path under the sysroot: 1 when known,
+ * 0 when not (@m says whether mountinfo had a root mount at all).
+ */
+static int find_root(struct guard *g, const struct df_cmdline_opts *o, struct root_mount *m,
+		     char *rel, size_t size, char *label, size_t lsize)
 {
 	_cleanup_free_ char *path = df_ctx_path(g->ctx, "/proc/self/mountinfo");
 	char line[MOUNTINFO_LINE_MAX];
 	FILE *f;
-	int found = 0;
 
 	if (!path)
 		return -ENOMEM;
 	f = fopen(path, "re");
-	/* The last mount on "/" is the one that is seen. */
+	/* The last mount on "/" is the one that is seen; an overlong line is no root's. */
 	while (f && fgets(line, sizeof(line), f))
 		if (strchr(line, '\n'))
-			found |= root_from_mountinfo(line, rel, size, label, lsize);
+			parse_mountinfo_line(line, m);
 	if (f)
 		fclose(f);
-	if (found || !o->root || !startswith(o->root, "/dev/") ||
-	    df_sysfs_name_check(o->root + 5) < 0)
-		return found;
-	snprintf(rel, size, "/sys/class/block/%s", o->root + 5);
-	snprintf(label, lsize, "root=%s", o->root);
-	return 1;
+	if (m->found && m->maj != 0) {
+		snprintf(rel, size, "/sys/dev/block/%u:%u", m->maj, m->min);
+		snprintf(label, lsize, "%s, %u:%u", m->source, m->maj, m->min);
+		if (exists(g, rel))
+			return 1;
+	}
+	/* Not a block device's number (btrfs): its source, else root= ("/dev/root"). */
+	if (m->found && block_by_dev(g, m->source, rel, size)) {
+		snprintf(label, lsize, "%s", m->source);
+		return 1;
+	}
+	if (o->root && block_by_dev(g, o->root, rel, size)) {
+		snprintf(label, lsize, "root=%s", printable(o->root));
+		return 1;
+	}
+	return 0;
 }
 
 static int guard_root(struct guard *g, const struct df_cmdline_opts *o)
 {
 	char rel[PATH_MAX], label[PATH_MAX], what[PATH_MAX + 64];
-	int r = find_root(g, o, rel, sizeof(rel), label, sizeof(label));
+	struct root_mount m = { 0 };
+	int r = find_root(g, o, &m, rel, sizeof(rel), label, sizeof(label));
 
-	if (r <= 0) {
-		df_dbg(g->ctx, "the root file system's device is not known: not guarded");
+	if (r < 0)
 		return r;
+	/* Mounted, but from no block device it can follow (overlay, NFS, virtiofs): said. */
+	if (r == 0 && m.found) {
+		r = df_diags_set_file(g->diags, NULL);
+		return r < 0 ? r
+			     : df_diags_add(g->diags, DF_WARNING, 0,
+					    "the root file system (%s, %s) is on no block device "
+					    "that can be followed: the drivers it needs are not "
+					    "checked",
+					    m.source, m.type);
+	}
+	if (r == 0) {
+		df_dbg(g->ctx, "the root file system's device is not known: not guarded");
+		return 0;
 	}
 	snprintf(what, sizeof(what), "the root file system (%s)", label);
 	return guard_device(g, rel, what,
@@ -328,6 +459,11 @@ int df_policy_check_boot(struct df_ctx *ctx, const struct df_policy *p, struct d
 	if (r >= 0 && p->measure != DF_MEASURE_NO)
 		r = guard_device(&g, "/sys/class/tpm/tpm0/device", "the TPM (tpm0)",
 				 "apply would detach the TPM before it measures");
+	/* ... and the one that may hold the key of an encrypted root file system. */
+	else if (r >= 0 && g.encrypted)
+		r = guard_device(&g, "/sys/class/tpm/tpm0/device",
+				 "the TPM (tpm0), which may hold the root file system's key,",
+				 "a root file system sealed to the TPM would not unlock");
 	df_cmdline_opts_release(&o);
 	if (r >= 0)
 		r = df_diags_set_file(diags, NULL);
