@@ -43,7 +43,7 @@ mkdir -p "$out"
 # What the hooks read (zz-drvfilter's and the test's).
 drvfilter_prefix=$stage drvfilter_policy=$policy drvfilter_other_machine=yes DRVFILTER_TEST_REPORT=$here/dracut/95drvfiltertest/report.sh
 DRVFILTER_TEST_INSMOD=${DRVFILTER_TEST_INSMOD:-}
-export drvfilter_prefix drvfilter_policy DRVFILTER_TEST_REPORT DRVFILTER_TEST_INSMOD
+export drvfilter_prefix drvfilter_policy drvfilter_other_machine DRVFILTER_TEST_REPORT DRVFILTER_TEST_INSMOD
 # shellcheck disable=SC2016 # expanded by the inner shell
 unshare --mount --propagation private sh -eu -c '
 	kdir=$1 kver=$2 conf=$3 img=$4 tmp=$5
