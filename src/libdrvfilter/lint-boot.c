@@ -53,6 +53,14 @@ struct guard {
 	char top[PATH_MAX]; /* the real path of /sys/devices under the sysroot */
 };
 
+/* Whether @rel (absolute) exists under the sysroot. */
+static bool exists(struct guard *g, const char *rel)
+{
+	_cleanup_free_ char *path = df_ctx_path(g->ctx, rel);
+
+	return path && access(path, F_OK) == 0;
+}
+
 /* The last component of @path, cut off in place; NULL when there is none. */
 static char *cut_last(char *path)
 {
@@ -107,8 +115,7 @@ static int guard_module(struct guard *g, const char *bus, const char *driver, co
 		return 0;
 	/* A built-in module (no initstate) is never blacklisted; nor one named like its driver. */
 	snprintf(rel, sizeof(rel), "/sys/module/%s/initstate", module);
-	if (df_read_file(g->ctx, rel, drv, sizeof(drv)) < 0 ||
-	    df_modname_normalize(driver, drv) < 0 || streq(drv, module))
+	if (!exists(g, rel) || df_modname_normalize(driver, drv) < 0 || streq(drv, module))
 		return 0;
 	df_module_decide(g->p, bus, module, &v);
 	if (v.allowed)
@@ -157,8 +164,7 @@ static int guard_driver(struct guard *g, const char *bus, const char *driver, co
 		return r;
 	if (v.allowed)
 		return guard_module(g, bus, driver, key);
-	if (r >= 0)
-		r = df_diags_set_file(g->diags, v.rule->file);
+	r = df_diags_set_file(g->diags, v.rule->file);
 	if (r < 0)
 		return r;
 	hint = g->severity == DF_ERROR
@@ -176,15 +182,14 @@ static int guard_driver(struct guard *g, const char *bus, const char *driver, co
 
 static int guard_path(struct guard *g, const char *path, unsigned depth);
 
-/* What a dm or md device @fd is built on. */
+/* What a dm or md device @fd is built on; and whether it is dm-crypt's. */
 static int guard_slaves(struct guard *g, int fd, const char *path, unsigned depth)
 {
 	DIR *d = df_dir_open_at(fd, "slaves");
 	struct dirent *de;
+	char uuid[128];
 	size_t n = 0;
 	int r = 0;
-
-	char uuid[128];
 
 	/* dm-crypt's volumes: the TPM may hold their key (systemd-cryptenroll --tpm2-device). */
 	if (df_read_at(fd, "dm/uuid", uuid, sizeof(uuid)) >= 0 && startswith(uuid, "CRYPT-"))
@@ -292,13 +297,6 @@ static void parse_mountinfo_line(char *line, struct root_mount *m)
 	*m = (struct root_mount){ .maj = maj, .min = min, .found = true };
 	snprintf(m->source, sizeof(m->source), "%s", printable(source));
 	snprintf(m->type, sizeof(m->type), "%s", printable(type));
-}
-
-static bool exists(struct guard *g, const char *rel)
-{
-	_cleanup_free_ char *path = df_ctx_path(g->ctx, rel);
-
-	return path && access(path, F_OK) == 0;
 }
 
 /* A device-mapper device by its name (/dev/mapper/NAME): the dm-N whose dm/name it is. */

@@ -339,8 +339,7 @@ static int update_text(struct change *c, int n, char **subjects)
  * change acts on this system alone, where a name it does not know does
  * nothing (a denied typo leaves the driver allowed): an error. A permanent
  * one may serve the next kernel: a warning, said with what it may mean. A
- * missing comma is an error either way, and so is a driver that this
- * system's root file system, console or TPM needs. 0, or -EINVAL.
+ * missing comma is an error either way. 0, or -EINVAL.
  */
 static int check_names(const struct change *c)
 {
@@ -350,9 +349,22 @@ static int check_names(const struct change *c)
 	df_diags_init(&d);
 	r = df_policy_check_names(ctl_ctx, c->next, c->path, c->done.v, c->done.n,
 				  arg_permanent ? 0 : DF_CHECK_STRICT, &d);
-	/* Nor may a change take away what this system boots from. */
-	if (r >= 0)
-		r = df_policy_check_boot(ctl_ctx, c->next, &d);
+	if (r == -ENOMEM)
+		log_oom();
+	ctl_print_diags(&d, stderr, false);
+	r = r < 0 || d.errors > 0 ? -EINVAL : 0;
+	df_diags_release(&d);
+	return r;
+}
+
+/* Nor may a change take away what this system boots from (the guard): 0, or -EINVAL. */
+static int check_boot(const struct change *c)
+{
+	struct df_diags d;
+	int r;
+
+	df_diags_init(&d);
+	r = df_policy_check_boot(ctl_ctx, c->next, &d);
 	if (r == -ENOMEM)
 		log_oom();
 	ctl_print_diags(&d, stderr, false);
@@ -376,6 +388,10 @@ static int compose(struct change *c)
 			  arg_permanent ? ""
 					: " (a change until reboot names drivers of this system; "
 					  "--permanent writes another kernel's for the next boot)");
+		return EXIT_ERROR;
+	}
+	if (check_boot(c) < 0) {
+		log_error("nothing is changed");
 		return EXIT_ERROR;
 	}
 	/* allow wins over deny: a deny that another file's allow overrides changes nothing. */
