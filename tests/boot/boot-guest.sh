@@ -5,7 +5,8 @@
 # STAGE: a `DESTDIR=STAGE cmake --install --prefix /usr` tree. KERNEL-DIR: holds
 # boot/vmlinuz-KVER and lib/modules/KVER (stock-kernel.sh). The guest runs the
 # test module's report hook and reboots; OUT gets initrd.img, dracut.log and
-# console. Devices default to virtio-blk (a blank disk, or the real root
+# console. The image comes from image-cache.sh's cache when one was built from
+# the same inputs before (DRVFILTER_IMAGE_CACHE=0: built every time). Devices default to virtio-blk (a blank disk, or the real root
 # file system image $GUEST_ROOT), virtio-net, e1000 and xHCI. Extra kernel
 # arguments come from $GUEST_APPEND; $GUEST_TIMEOUT bounds the boot (seconds,
 # default 300); $DRACUT_MODULES picks the initrd's flavour (default "base",
@@ -29,10 +30,13 @@ kver=$(basename "$(ls -d "$kdir"/lib/modules/*)")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if [ "${GUEST_BUILDER:-dracut}" = initramfs-tools ]; then
-	# initramfs-tools instead (the scenario's builder file), the system's.
-	sh "$here/initramfs-tools-image.sh" "$stage" "$kdir" "$policy" "$out"
-else
+# build_image DIR: the builder's image and log in DIR.
+build_image() {
+	if [ "${GUEST_BUILDER:-dracut}" = initramfs-tools ]; then
+		# initramfs-tools instead (the scenario's builder file), the system's.
+		sh "$here/initramfs-tools-image.sh" "$stage" "$kdir" "$policy" "$1"
+		return
+	fi
 	# dracut from the system with the staged drvfilter modules and the test
 	# module beside its own (scratch-dracut.sh); no host configuration.
 	sh "$here/scratch-dracut.sh" "$stage" "$tmp/dracut"
@@ -45,12 +49,38 @@ else
 		dracut --force --conf /dev/null --confdir "$tmp/confd" --no-hostonly --no-hostonly-cmdline --no-early-microcode \
 		--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest $early" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
 		--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix ${DRACUT_DRIVERS:-}" \
-		--compress cat "$out/initrd.img" >"$out/dracut.log" 2>&1 || {
-		tail -n 20 "$out/dracut.log" >&2
-		exit 1
+		--compress cat "$1/initrd.img" >"$1/dracut.log" 2>&1 || {
+		tail -n 20 "$1/dracut.log" >&2
+		return 1
 	}
 	# (Uncompressed: QEMU reads the image once; gzip -9 cost each boot 7 to
 	# 15 s of a core for nothing.)
+}
+
+# The image: from the cache when one was built from the same inputs
+# (image-cache.sh), else built and kept there; one build per key at a time.
+if [ "${DRVFILTER_IMAGE_CACHE:-1}" = 0 ]; then
+	build_image "$out"
+else
+	cache=$(sh "$here/image-cache.sh" dir)
+	entry=$cache/$(sh "$here/image-cache.sh" key "$stage" "$kdir" "$policy")
+	mkdir -p "$cache"
+	exec 9>"$entry.lock"
+	flock 9
+	if [ -e "$entry/complete" ]; then
+		echo "image: from the cache ($entry)" >&2
+		touch "$entry/complete"
+	else
+		rm -rf "$entry" "$entry.new"
+		mkdir "$entry.new"
+		build_image "$entry.new"
+		touch "$entry.new/complete"
+		mv "$entry.new" "$entry"
+	fi
+	for f in "$entry"/*; do
+		[ "${f##*/}" = complete ] || cp "$f" "$out/"
+	done
+	exec 9>&-
 fi
 # The root disk: $GUEST_ROOT, a real root file system, or a blank one the
 # boot never mounts (the test module reports and ends it before).

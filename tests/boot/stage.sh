@@ -33,3 +33,4 @@ echo "PASS: the release configuration needs no Check"
 cmake --build "$work/build" -j "$(nproc)" >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log" >&2; exit 1; }
 DESTDIR=$work/stage cmake --install "$work/build" --prefix /usr >/dev/null
 echo "staged: $work/stage ($(du -sk "$work/stage" | cut -f1) KiB)"
+sh "$(dirname "$0")/image-cache.sh" prune
