@@ -795,6 +795,18 @@ int df_measure(struct df_ctx *ctx, const struct df_policy *p, struct df_report *
 const char *df_measured_name(enum df_measured m);
 /* pnp:tpm_tis, platform:tpm_tis, acpi:tpm_crb, platform:tpm_crb: what measuring needs. */
 bool df_is_tpm_driver(const char *bus, const char *driver);
+/*
+ * Why @driver on @bus is risky in a confidential guest (an emulated device
+ * model, a host's say in memory, input or randomness), or NULL: what
+ * generate leaves out unless the boot devices need it (risky.c).
+ */
+const char *df_driver_risk(const char *bus, const char *driver);
+/*
+ * The drivers bound to the target's root file system and consoles and to
+ * every device above them ("BUS:DRIVER", each once), as the boot devices'
+ * guard walks them (lint-boot.c). Free with strv_free_array().
+ */
+int df_boot_drivers(struct df_ctx *ctx, char ***ret, size_t *n);
 /* "no", "auto" or "pcr:N" into @buf. */
 const char *df_measure_setting_name(enum df_measure m, unsigned pcr, char buf[16]);
 

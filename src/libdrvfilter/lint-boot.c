@@ -48,6 +48,7 @@ struct guard {
 	const char *loses; /* what enforcing the policy would cost */
 	struct strv seen; /* "bus:driver" already said for this device */
 	struct strv walked; /* the real paths of the disks walked up from, for this device */
+	struct strv *needed; /* df_boot_drivers(): every driver met, no policy decided */
 	unsigned budget; /* device directories left to walk for this device */
 	bool encrypted; /* the root file system is on dm-crypt (a volume the TPM may unseal) */
 	char top[PATH_MAX]; /* the real path of /sys/devices under the sysroot */
@@ -141,6 +142,10 @@ static int guard_driver(struct guard *g, const char *bus, const char *driver, co
 	bool known;
 	int r;
 
+	if (g->needed) {
+		snprintf(key, sizeof(key), "%s:%s", bus, driver);
+		return strv_push_unique(g->needed, key);
+	}
 	/*
 	 * Unbinding a port driver disables the bridge (pcie_portdrv_remove()
 	 * clears its bus mastering): only a driver that stays bound
@@ -428,10 +433,55 @@ static int guard_consoles(struct guard *g, const struct df_cmdline_opts *o)
 	return r;
 }
 
+/* The root file system's and the consoles' devices, walked up. */
+static int guard_boot_devices(struct guard *g)
+{
+	struct df_cmdline_opts o = { 0 };
+	int r;
+
+	r = df_cmdline_opts_read(g->ctx, &o);
+	if (r == -ENOMEM)
+		return r;
+	r = guard_root(g, &o);
+	if (r >= 0)
+		r = guard_consoles(g, &o);
+	df_cmdline_opts_release(&o);
+	return r;
+}
+
+int df_boot_drivers(struct df_ctx *ctx, char ***ret, size_t *n)
+{
+	_cleanup_free_ char *top = df_ctx_path(ctx, "/sys/devices");
+	struct strv needed = STRV_INIT;
+	struct df_diags diags;
+	struct guard g = {
+		.ctx = ctx,
+		.diags = &diags,
+		.seen = STRV_INIT,
+		.needed = &needed,
+	};
+	int r = 0;
+
+	*ret = NULL;
+	*n = 0;
+	if (!top)
+		return -ENOMEM;
+	if (!realpath(top, g.top))
+		return 0;
+	df_diags_init(&diags);
+	r = guard_boot_devices(&g);
+	df_diags_release(&diags);
+	if (r < 0) {
+		strv_release(&needed);
+		return r;
+	}
+	*ret = strv_steal(&needed, n);
+	return 0;
+}
+
 int df_policy_check_boot(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags)
 {
 	_cleanup_free_ char *top = df_ctx_path(ctx, "/sys/devices");
-	struct df_cmdline_opts o = { 0 };
 	struct guard g = {
 		.ctx = ctx,
 		.p = p,
@@ -447,12 +497,7 @@ int df_policy_check_boot(struct df_ctx *ctx, const struct df_policy *p, struct d
 		df_dbg(ctx, "cannot resolve '%s': %m; the boot devices are not guarded", top);
 		return 0;
 	}
-	r = df_cmdline_opts_read(ctx, &o);
-	if (r == -ENOMEM)
-		return r;
-	r = guard_root(&g, &o);
-	if (r >= 0)
-		r = guard_consoles(&g, &o);
+	r = guard_boot_devices(&g);
 	/* The TPM measure = auto or pcr:N extends: apply would detach it first. */
 	if (r >= 0 && p->measure != DF_MEASURE_NO)
 		r = guard_device(&g, "/sys/class/tpm/tpm0/device", "the TPM (tpm0)",
@@ -462,7 +507,6 @@ int df_policy_check_boot(struct df_ctx *ctx, const struct df_policy *p, struct d
 		r = guard_device(&g, "/sys/class/tpm/tpm0/device",
 				 "the TPM (tpm0), which may hold the root file system's key,",
 				 "a root file system sealed to the TPM would not unlock");
-	df_cmdline_opts_release(&o);
 	if (r >= 0)
 		r = df_diags_set_file(diags, NULL);
 	return r;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * drvfilterctl generate: a policy that allows exactly the drivers bound now,
+ * drvfilterctl generate: a policy that allows the drivers bound now but the
+ * risky ones no boot device needs (left commented out, with the reason),
  * denies every other, and says where each allowed name comes from.
  */
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include "log.h"
 #include "macro.h"
 #include "strbuf.h"
+#include "strv.h"
 
 static int arg_devices;
 
@@ -64,14 +66,66 @@ static bool append_device_rules(const struct df_bus *bus, const struct df_driver
 	return nids > 0;
 }
 
-static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf *notes)
+/* What generate knows of the target: the drivers its boot devices need. */
+struct gen {
+	char **boot; /* "BUS:DRIVER" */
+	size_t nboot;
+	size_t nrisky; /* risky drivers bound now, left out */
+	struct strbuf risky; /* ", BUS:DRIVER" each */
+};
+
+static bool boot_needs(const struct gen *gen, const char *bus, const char *driver)
 {
-	size_t n = 0;
+	size_t blen = strlen(bus);
+
+	for (size_t i = 0; i < gen->nboot; i++)
+		if (!strncmp(gen->boot[i], bus, blen) && gen->boot[i][blen] == ':' &&
+		    streq(gen->boot[i] + blen + 1, driver))
+			return true;
+	return false;
+}
+
+/* "# NAME: DEVICE, DEVICE" (no newline). */
+static int note_devices(struct strbuf *notes, const struct df_driver *drv)
+{
+	int r = strbuf_appendf(notes, "# %s:", drv->name);
+
+	for (size_t k = 0; k < drv->ndevices && r >= 0; k++) {
+		r = strbuf_append(notes, k ? ", " : " ");
+		if (r >= 0)
+			r = append_note_name(notes, drv->devices[k]);
+	}
+	return r;
+}
+
+/* @name onto the list @line unless it is there already (a module shared by drivers). */
+static int add_name(struct strbuf *line, struct strv *names, size_t *n, const char *name)
+{
+	int r;
+
+	if (strv_contains(names, name))
+		return 0;
+	r = strv_push(names, name);
+	if (r >= 0)
+		r = strbuf_appendf(line, "%s%s", (*n)++ ? ", " : "", name);
+	return r;
+}
+
+/*
+ * The bus's allow list into @line, with a comment per driver in @notes; the
+ * risky drivers bound now (df_driver_risk()) that no boot device needs into
+ * @left, commented out, each with its reason in @left_notes.
+ */
+static int bus_line(struct gen *gen, const struct df_bus *bus, struct strbuf *line,
+		    struct strbuf *notes, struct strbuf *left, struct strbuf *left_notes)
+{
+	struct strv names = STRV_INIT;
+	size_t n = 0, nleft = 0;
 	int r = 0;
 
 	for (size_t i = 0; i < bus->ndrivers && r >= 0; i++) {
 		const struct df_driver *drv = &bus->drivers[i];
-		const char *why;
+		const char *why, *risk;
 
 		/*
 		 * The TPM's driver stays allowed even with nothing bound now: the
@@ -93,22 +147,36 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 			r = -EINVAL;
 			break;
 		}
+		risk = df_driver_risk(bus->name, drv->name);
+		if (risk && !boot_needs(gen, bus->name, drv->name)) {
+			/* Left out: denied by default = deny, its device unbound. */
+			r = strbuf_appendf(left, "%s%s", nleft++ ? ", " : "", drv->name);
+			if (r >= 0)
+				r = note_devices(left_notes, drv);
+			/* Allowed back in fallback mode, its module's name must go with it. */
+			if (r >= 0 && drv->module && !drv->builtin && !streq(drv->module, drv->name))
+				r = strbuf_appendf(left_notes, " (module %s)", drv->module);
+			if (r >= 0)
+				r = strbuf_appendf(left_notes, ": %s\n", risk);
+			if (r >= 0)
+				r = strbuf_appendf(&gen->risky, ", %s:%s", bus->name, drv->name);
+			gen->nrisky++;
+			continue;
+		}
 		if (arg_devices && append_device_rules(bus, drv, line, &n, &r))
 			;
 		else
-			r = strbuf_appendf(line, "%s%s", n++ ? ", " : "", drv->name);
+			r = add_name(line, &names, &n, drv->name);
 		if (r >= 0)
-			r = strbuf_appendf(notes, "# %s:", drv->name);
-		for (size_t k = 0; k < drv->ndevices && r >= 0; k++) {
-			r = strbuf_append(notes, k ? ", " : " ");
-			if (r >= 0)
-				r = append_note_name(notes, drv->devices[k]);
-		}
+			r = note_devices(notes, drv);
 		if (r >= 0 && df_is_tpm_driver(bus->name, drv->name))
 			r = strbuf_append(notes, drv->ndevices
 							 ? " (the TPM: measure = auto needs it)"
 							 : " a TPM's driver, allowed with nothing "
 							   "bound now: measure = auto needs it");
+		if (r >= 0 && risk)
+			r = strbuf_appendf(notes, " (risky: %s; allowed, since the boot devices need it)",
+					   risk);
 		if (r >= 0)
 			r = strbuf_append(notes, "\n");
 		/*
@@ -121,29 +189,31 @@ static int bus_line(const struct df_bus *bus, struct strbuf *line, struct strbuf
 
 			if (df_modname_dashed(drv->module, alt) == 0 &&
 			    !streq(drv->module, drv->name) && !streq(alt, drv->name) &&
+			    !strv_contains(&names, drv->module) &&
 			    df_driver_name_check(drv->module, &why) == 0) {
-				r = strbuf_appendf(line, ", %s", drv->module);
+				r = add_name(line, &names, &n, drv->module);
 				if (r >= 0)
 					r = strbuf_appendf(notes,
 							   "# %s: the module of %s, for fallback "
 							   "mode's blacklist\n",
 							   drv->module, drv->name);
-				n++;
 			}
 		}
 	}
-	if (r >= 0 && line->len > LINE_MAX_BYTES) {
+	strv_release(&names);
+	if (r >= 0 && (line->len > LINE_MAX_BYTES || left->len > LINE_MAX_BYTES)) {
 		log_error("bus %s: the list of bound drivers is longer than one policy line (%d "
 			  "bytes) can hold",
 			  bus->name, LINE_MAX_BYTES);
 		r = -E2BIG;
 	}
-	return r < 0 ? r : (int)n;
+	return r < 0 ? r : (int)(n + nleft);
 }
 
 static int run(int argc, char **argv)
 {
 	struct df_inventory *inv = NULL;
+	struct gen gen = { .risky = STRBUF_INIT };
 	struct strbuf out = STRBUF_INIT;
 	int r, ret = EXIT_FINE;
 
@@ -152,34 +222,55 @@ static int run(int argc, char **argv)
 		log_error_errno(r, "cannot read '/sys/bus': %m");
 		return EXIT_ERROR;
 	}
-	r = strbuf_append(&out,
-			  "# drvfilter policy written by 'drvfilterctl generate': it allows the "
-			  "drivers\n"
-			  "# bound to a device when it ran and denies every other driver.\n"
-			  "# Review it, install it as /etc/drvfilter.conf, check it with "
-			  "'drvfilterctl check',\n"
-			  "# and rebuild the initramfs. See drvfilter.conf(5).\n"
-			  "\n"
-			  "[filter]\n"
-			  "default = deny\n"
-			  "bound = unbind\n"
-			  "mode = auto\n"
-			  "lock = yes\n"
-			  "\n"
-			  "[allow]\n");
+	/* A risky driver the root disk or a console needs stays allowed (check's guard). */
+	r = df_boot_drivers(ctl_ctx, &gen.boot, &gen.nboot);
+	if (r >= 0)
+		r = strbuf_append(
+			&out,
+			"# drvfilter policy written by 'drvfilterctl generate': it allows the "
+			"drivers\n"
+			"# bound to a device when it ran, but those that are risky in a "
+			"confidential\n"
+			"# guest (left commented out, each with its reason), and denies every "
+			"other driver.\n"
+			"# Review it, install it as /etc/drvfilter.conf, check it with "
+			"'drvfilterctl check',\n"
+			"# and rebuild the initramfs. See drvfilter.conf(5).\n"
+			"\n"
+			"[filter]\n"
+			"default = deny\n"
+			"bound = unbind\n"
+			"mode = auto\n"
+			"lock = yes\n"
+			"\n"
+			"[allow]\n");
 	for (size_t i = 0; i < inv->nbuses && r >= 0; i++) {
 		const struct df_bus *bus = &inv->buses[i];
 		struct strbuf line = STRBUF_INIT, notes = STRBUF_INIT;
+		struct strbuf left = STRBUF_INIT, left_notes = STRBUF_INIT;
 		const char *why;
 
 		if (df_bus_name_check(bus->name, &why) < 0)
 			continue;
-		r = bus_line(bus, &line, &notes);
-		if (r > 0)
+		r = bus_line(&gen, bus, &line, &notes, &left, &left_notes);
+		if (r > 0 && line.len)
 			r = strbuf_appendf(&out, "%s%s = %s\n", strbuf_str(&notes), bus->name,
 					   strbuf_str(&line));
+		/* Two lines of one key would be an error: the names go onto the list above. */
+		if (r >= 0 && left.len && line.len)
+			r = strbuf_appendf(&out,
+					   "# Bound now but left out, risky in a confidential guest "
+					   "(add to the list above\n# what this guest needs):\n%s",
+					   strbuf_str(&left_notes));
+		else if (r >= 0 && left.len)
+			r = strbuf_appendf(&out,
+					   "# Bound now but left out, risky in a confidential guest "
+					   "(uncomment what\n# this guest needs):\n%s# %s = %s\n",
+					   strbuf_str(&left_notes), bus->name, strbuf_str(&left));
 		strbuf_release(&line);
 		strbuf_release(&notes);
+		strbuf_release(&left);
+		strbuf_release(&left_notes);
 	}
 	if (r == -ENOMEM)
 		log_oom();
@@ -187,10 +278,17 @@ static int run(int argc, char **argv)
 		ret = EXIT_ERROR;
 	else
 		fputs(strbuf_str(&out), stdout);
+	if (r >= 0 && gen.nrisky)
+		log_info("left out %zu risky driver%s bound now (%s): applied, the policy unbinds "
+			 "%s; allow what this guest needs",
+			 gen.nrisky, gen.nrisky == 1 ? "" : "s", strbuf_str(&gen.risky) + 2,
+			 gen.nrisky == 1 ? "it" : "them");
 	if (inv->skipped)
 		log_error("%zu entries of /sys could not be read; the policy may miss drivers",
 			  inv->skipped);
 	strbuf_release(&out);
+	strbuf_release(&gen.risky);
+	strv_free_array(gen.boot, gen.nboot);
 	df_inventory_free(inv);
 	return ret;
 }
