@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* drvfilterctl check [FILE]: the gate a policy passes before it is used. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,21 +44,70 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* Whether @real is @path itself or a file of the directory @dir (both under the sysroot). */
+static bool same_file_or_in(const char *real, const char *path, const char *dir)
+{
+	_cleanup_free_ char *p = df_ctx_path(ctl_ctx, path), *d = df_ctx_path(ctl_ctx, dir);
+	char rp[PATH_MAX], rd[PATH_MAX];
+	size_t n;
+
+	if (p && realpath(p, rp) && streq(rp, real))
+		return true;
+	if (!d || !realpath(d, rd))
+		return false;
+	n = strlen(rd);
+	return !strncmp(real, rd, n) && real[n] == '/' && !strchr(real + n + 1, '/');
+}
+
+/*
+ * Whether the policy loader reads @file on this system: the policy or one of
+ * its drop-ins. Any other file (a checkout, a file being written) is checked
+ * for what it says, and its owner and mode where it is installed.
+ */
+static bool read_at_boot(const char *file)
+{
+	char real[PATH_MAX];
+
+	if (!realpath(file, real))
+		return true; /* the loader says why it cannot be read */
+	return same_file_or_in(real, DRVFILTER_POLICY_PATH, DRVFILTER_POLICY_PATH ".d") ||
+	       same_file_or_in(real, DRVFILTER_POLICY_PATH, DF_RUNTIME_DROPIN_DIR);
+}
+
+/* Whether the owner and mode rules would refuse @path (an -EPERM of the strict loader). */
+static bool fails_owner_rules(const char *path, unsigned flags)
+{
+	struct df_policy *p = NULL;
+	struct df_diags d;
+	int r;
+
+	df_diags_init(&d);
+	r = df_policy_load(ctl_ctx, path, flags, &d, &p);
+	df_policy_free(p);
+	df_diags_release(&d);
+	return r == -EPERM;
+}
+
 static int run(int argc, char **argv)
 {
 	_cleanup_free_ char *path = argc > 1 ? strdup(argv[1]) : ctl_policy_path();
 	struct df_policy *p = NULL;
 	struct df_diags d;
-	bool valid;
+	bool valid, owner_note = false;
+	unsigned flags;
 	int r;
 
 	if (!path)
 		return EXIT_ERROR;
 	df_diags_init(&d);
 	/* check FILE is about that file alone; without one, about the policy's set. */
-	r = df_policy_load(ctl_ctx, path,
-			   argc > 1 ? ctl_load_flags() & DF_LOAD_ANY_OWNER : ctl_load_flags(), &d,
-			   &p);
+	flags = argc > 1 ? ctl_load_flags() & DF_LOAD_ANY_OWNER : ctl_load_flags();
+	if (argc > 1 && !(flags & DF_LOAD_ANY_OWNER) && !read_at_boot(path) &&
+	    fails_owner_rules(path, flags)) {
+		owner_note = true;
+		flags |= DF_LOAD_ANY_OWNER;
+	}
+	r = df_policy_load(ctl_ctx, path, flags, &d, &p);
 	if (r >= 0)
 		r = df_policy_check_system(ctl_ctx, p,
 					   (arg_strict ? DF_CHECK_STRICT : 0) |
@@ -79,6 +129,12 @@ static int run(int argc, char **argv)
 				d.warnings, plural(d.warnings));
 		else if (!valid)
 			fputc('\n', stderr);
+		if (owner_note)
+			fprintf(stderr,
+				"%s: note: not a file the policy is read from here, so its owner, "
+				"mode and directories are not checked: they are where it is "
+				"installed (%s: root's, 0644 or stricter)\n",
+				d.file, DRVFILTER_POLICY_PATH);
 	}
 	df_policy_free(p);
 	df_diags_release(&d);
