@@ -6,7 +6,8 @@
  * denied, and on a patched kernel the filter_* lists first.
  *
  * An x86 command line holds 2047 bytes and is cut silently beyond, so the
- * options are ranked and only what fits is printed: built-in init calls first
+ * options are ranked and only what fits is printed, a tenth of the line left
+ * free for what is added later (DF_KERNEL_CMDLINE_HEADROOM): built-in init calls first
  * (nothing else can stop them), those of modules whose drivers drove a device
  * the host offers before the rest, then modules that drive a device of this
  * system, then the rest of the module tree (which the modprobe.d blacklist
@@ -898,9 +899,11 @@ int df_bootopts_compute(struct df_ctx *ctx, const struct df_policy *p,
 	if (r < 0)
 		goto out;
 	rest_len = strlen(b->rest) + (*b->rest ? 1 : 0);
-	b->max_bytes = max_bytes			      ? max_bytes
-		       : rest_len < DF_KERNEL_CMDLINE_MAX - 1 ? DF_KERNEL_CMDLINE_MAX - 1 - rest_len
-							      : 0;
+	b->max_bytes = max_bytes ? max_bytes
+		       : rest_len + DF_KERNEL_CMDLINE_HEADROOM < DF_KERNEL_CMDLINE_MAX - 1
+			       ? DF_KERNEL_CMDLINE_MAX - 1 - DF_KERNEL_CMDLINE_HEADROOM - rest_len
+			       : 0;
+	b->headroom = max_bytes ? 0 : DF_KERNEL_CMDLINE_HEADROOM;
 	patched = kernel_patched(ctx, w.inv, b->release);
 	b->patched = patched == 1;
 	b->filter = patched != 0;

@@ -358,6 +358,13 @@ char *df_rule_describe(const struct df_rule *r);
 
 /* x86's COMMAND_LINE_SIZE: the whole command line, terminating NUL included. */
 #define DF_KERNEL_CMDLINE_MAX 2048
+/*
+ * What the boot options leave free of the command line by default: a tenth
+ * of it, for what is added after them (a boot loader's BOOT_IMAGE= and
+ * root=UUID=, a distribution's or an operator's options), which the kernel
+ * would cut silently past 2047 bytes. An explicit budget may use it.
+ */
+#define DF_KERNEL_CMDLINE_HEADROOM 204
 
 /*
  * The boot options equivalent to @p ("\"filter_deny_drivers=...\" \"filter_allow_drivers=...\"":
@@ -534,6 +541,7 @@ struct df_bootopts {
 	char *line; /* the options ("" when none) */
 	char *rest; /* the target's command line without the options drvfilter sets */
 	size_t max_bytes; /* the budget for @line */
+	size_t headroom; /* left free of the command line past it (0: an explicit budget) */
 	struct df_bootopt *entries; /* every option, ranked; fits says which are on the line */
 	size_t nentries;
 	struct df_uncovered *uncovered; /* sorted by subject */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "log.h"
@@ -303,9 +304,17 @@ static void report(const struct df_bootopts *b)
 		log_info("%zu module files could not be read for their init function's name",
 			 b->unreadable);
 	report_uncovered(b, &a, &c);
-	log_info("%zu of %zu bytes used; the rest of the kernel command line takes %zu of %d",
-		 strlen(b->line), b->max_bytes, strlen(b->rest) + (*b->rest ? 1 : 0),
-		 DF_KERNEL_CMDLINE_MAX - 1);
+	if (b->headroom)
+		log_info("%zu of %zu bytes used; the rest of the kernel command line takes %zu of "
+			 "%d, and %zu are left free for options added later (--max-bytes may use "
+			 "them)",
+			 strlen(b->line), b->max_bytes, strlen(b->rest) + (*b->rest ? 1 : 0),
+			 DF_KERNEL_CMDLINE_MAX - 1, b->headroom);
+	else
+		log_info("%zu of %zu bytes used; the rest of the kernel command line takes %zu of "
+			 "%d",
+			 strlen(b->line), b->max_bytes, strlen(b->rest) + (*b->rest ? 1 : 0),
+			 DF_KERNEL_CMDLINE_MAX - 1);
 	strbuf_release(&a);
 	strbuf_release(&c);
 }
@@ -423,7 +432,14 @@ static int run(int argc, char **argv)
 	}
 	r = df_bootopts_compute(ctl_ctx, p, NULL, NULL, (size_t)arg_max_bytes, &b);
 	df_policy_free(p);
-	if (r == -E2BIG && b->max_bytes == DF_KERNEL_CMDLINE_MAX - 1) {
+	if (r == -E2BIG && b->headroom && strlen(b->line) <= b->max_bytes + b->headroom) {
+		log_error("the filter_* options would take %zu bytes: they fit only into the %zu "
+			  "bytes left free for options added later (%zu are left before them); "
+			  "--max-bytes %zu uses them",
+			  strlen(b->line), b->headroom, b->max_bytes, b->max_bytes + b->headroom);
+		return EXIT_ERROR;
+	}
+	if (r == -E2BIG && b->max_bytes + b->headroom == DF_KERNEL_CMDLINE_MAX - 1) {
 		log_error("the boot options would take %zu bytes, but an x86 kernel command line "
 			  "holds at most %d; shorten the lists (globs, ALL) or use the policy file "
 			  "alone",
@@ -433,10 +449,11 @@ static int run(int argc, char **argv)
 	if (r == -E2BIG) {
 		log_error(
 			"the filter_* options would take %zu bytes, but only %zu are left (an x86 "
-			"kernel command line holds at most %d, the rest of it takes %zu); shorten "
+			"kernel command line holds at most %d, the rest of it takes %zu%s); shorten "
 			"the lists (globs, ALL) or use the policy file alone",
 			strlen(b->line), b->max_bytes, DF_KERNEL_CMDLINE_MAX - 1,
-			strlen(b->rest) + (*b->rest ? 1 : 0));
+			strlen(b->rest) + (*b->rest ? 1 : 0),
+			b->headroom ? ", and a tenth is left free for options added later" : "");
 		return EXIT_ERROR;
 	}
 	if (r < 0) {
@@ -481,6 +498,15 @@ static int run(int argc, char **argv)
 	 * too), which takes no comments; plain output is the same today.
 	 */
 	printf("%s\n", b->line);
+	/*
+	 * Plain output on a terminal is read by a person, who may paste it into
+	 * GRUB_CMDLINE_LINUX="...": its own quotes would end that string there,
+	 * and GRUB takes the ';' left outside for the end of a command.
+	 */
+	if (!arg_format && strchr(b->line, '"') && isatty(STDOUT_FILENO))
+		log_info("to install them, use --format=grub (a file for /etc/default/grub.d), "
+			 "dracut, kernel-cmdline or mkosi: pasted into GRUB_CMDLINE_LINUX=\"...\", "
+			 "their quotes would end its string");
 	return EXIT_FINE;
 }
 
@@ -510,7 +536,7 @@ static int parse(int opt, const char *arg)
 
 static const char help[] =
 	"      --max-bytes N      at most N bytes of options (default: what the target's\n"
-	"                         command line leaves)\n";
+	"                         command line leaves, less a tenth kept free)\n";
 
 const struct ctl_verb ctl_verb_cmdline = {
 	.name = "cmdline",
