@@ -95,6 +95,9 @@ install(FILES completion/drvfilterctl completion/drvfilter-apply DESTINATION ${B
 
 # The shipped policy: its pristine copy, and /etc's unless the admin has one.
 install(FILES conf/drvfilter.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter)
+# Profiles for the guests people run (generate --profile NAME).
+install(DIRECTORY conf/profiles/ DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter/profiles
+        FILES_MATCHING PATTERN "*.conf")
 install(CODE "
   set(policy \"\$ENV{DESTDIR}${DRVFILTER_POLICY_PATH}\")
   if(EXISTS \"\${policy}\")

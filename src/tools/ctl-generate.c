@@ -5,8 +5,10 @@
  * denies every other, and says where each allowed name comes from.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "log.h"
@@ -15,6 +17,7 @@
 #include "strv.h"
 
 static int arg_devices;
+static const char *arg_profile;
 
 /* iniparser's line limit (policy-lex.c): a longer list would be cut. */
 #define LINE_MAX_BYTES 1022
@@ -210,6 +213,126 @@ static int bus_line(struct gen *gen, const struct df_bus *bus, struct strbuf *li
 	return r < 0 ? r : (int)(n + nleft);
 }
 
+/* --profile NAME: a shipped profile's path (NAME: letters, digits, '-'), or the file NAME with a '/'. */
+static char *profile_path(const char *name)
+{
+	char *path;
+
+	if (strchr(name, '/'))
+		return strdup(name);
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+			return NULL;
+	if (!*name || asprintf(&path, "%s/%s.conf", DRVFILTER_PROFILE_DIR, name) < 0)
+		return NULL;
+	return path;
+}
+
+/*
+ * generate --profile: the profile as it is, then, in comments, each driver
+ * bound now that it denies, with why that may be right (risky) or must not
+ * be (the root file system or a console needs it: check refuses the policy).
+ */
+static int run_profile(struct gen *gen, const struct df_inventory *inv)
+{
+	_cleanup_free_ char *path = profile_path(arg_profile), *text = NULL;
+	_cleanup_close_ int fd = -1;
+	struct strbuf notes = STRBUF_INIT, names = STRBUF_INIT;
+	struct df_policy *p = NULL;
+	struct df_diags d;
+	size_t len, ndenied = 0, nneeded = 0;
+	int r;
+
+	if (!path) {
+		log_error("no profile '%s': a name is letters, digits and '-' (those shipped are "
+			  "in %s), or a file's path with a '/'",
+			  arg_profile, DRVFILTER_PROFILE_DIR);
+		return EXIT_ERROR;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		log_error_errno(-errno, "cannot read the profile '%s': %m (those shipped are in %s)",
+				path, DRVFILTER_PROFILE_DIR);
+		return EXIT_ERROR;
+	}
+	/* The profile as check reads it: an invalid one is said, file and line, and not printed. */
+	df_diags_init(&d);
+	r = df_policy_load(ctl_ctx, path, DF_LOAD_ANY_OWNER, &d, &p);
+	if (r < 0 || d.errors) {
+		ctl_print_diags(&d, stderr, true);
+		log_error("the profile '%s' is not a valid policy", path);
+		df_policy_free(p);
+		df_diags_release(&d);
+		return EXIT_ERROR;
+	}
+	df_diags_release(&d);
+	r = df_read_full_fd(fd, 1 << 20, &text, &len);
+	for (size_t i = 0; i < inv->nbuses && r >= 0; i++) {
+		const struct df_bus *bus = &inv->buses[i];
+		const char *why;
+
+		if (df_bus_name_check(bus->name, &why) < 0)
+			continue;
+		for (size_t k = 0; k < bus->ndrivers && r >= 0; k++) {
+			const struct df_driver *drv = &bus->drivers[k];
+			const char *risk = df_driver_risk(bus->name, drv->name);
+			struct df_verdict v;
+			bool needed;
+
+			if (drv->ndevices == 0 || df_driver_name_check(drv->name, &why) < 0)
+				continue;
+			df_policy_decide(p, bus->name, drv->name, &v);
+			if (v.allowed)
+				continue;
+			needed = boot_needs(gen, bus->name, drv->name);
+			ndenied++;
+			nneeded += needed;
+			r = strbuf_appendf(&notes, "# %s %s", bus->name, drv->name);
+			for (size_t j = 0; j < drv->ndevices && r >= 0; j++) {
+				r = strbuf_append(&notes, j ? ", " : " (");
+				if (r >= 0)
+					r = append_note_name(&notes, drv->devices[j]);
+			}
+			if (r >= 0)
+				r = strbuf_appendf(&notes, ")%s%s%s\n",
+						   needed ? ": the root file system or a console "
+							    "needs it, allow it"
+							  : "",
+						   risk && !needed ? ": risky: " : "",
+						   risk && !needed ? risk : "");
+			if (r >= 0)
+				r = strbuf_appendf(&names, ", %s:%s", bus->name, drv->name);
+		}
+	}
+	if (r >= 0) {
+		fwrite(text, 1, len, stdout);
+		if (len && text[len - 1] != '\n')
+			fputc('\n', stdout);
+		if (ndenied)
+			printf("\n# Bound when 'drvfilterctl generate --profile' ran, and denied by "
+			       "this profile\n# (applied, the policy unbinds them):\n%s",
+			       strbuf_str(&notes));
+	}
+	if (r >= 0 && nneeded)
+		log_error("the profile denies %zu driver%s this machine's root file system or "
+			  "console needs (see the end of the output): allow %s, or check refuses "
+			  "the policy",
+			  nneeded, nneeded == 1 ? "" : "s", nneeded == 1 ? "it" : "them");
+	else if (r >= 0 && ndenied)
+		log_info("the profile denies %zu driver%s bound now (%s): applied, the policy "
+			 "unbinds %s",
+			 ndenied, ndenied == 1 ? "" : "s", strbuf_str(&names) + 2,
+			 ndenied == 1 ? "it" : "them");
+	if (r == -ENOMEM)
+		log_oom();
+	else if (r < 0)
+		log_error_errno(r, "cannot read the profile '%s': %m", path);
+	strbuf_release(&notes);
+	strbuf_release(&names);
+	df_policy_free(p);
+	return r < 0 || nneeded ? EXIT_ERROR : EXIT_FINE;
+}
+
 static int run(int argc, char **argv)
 {
 	struct df_inventory *inv = NULL;
@@ -224,6 +347,12 @@ static int run(int argc, char **argv)
 	}
 	/* A risky driver the root disk or a console needs stays allowed (check's guard). */
 	r = df_boot_drivers(ctl_ctx, &gen.boot, &gen.nboot);
+	if (r >= 0 && arg_profile) {
+		ret = run_profile(&gen, inv);
+		strv_free_array(gen.boot, gen.nboot);
+		df_inventory_free(inv);
+		return ret;
+	}
 	if (r >= 0)
 		r = strbuf_append(
 			&out,
@@ -293,19 +422,33 @@ static int run(int argc, char **argv)
 	return ret;
 }
 
+enum {
+	ARG_PROFILE = CTL_ARG_VERB,
+};
+
 static const struct option options[] = {
 	{ "devices", no_argument, &arg_devices, 1 },
+	{ "profile", required_argument, NULL, ARG_PROFILE },
 	{},
 };
 
+static int parse(int opt, const char *arg)
+{
+	arg_profile = arg;
+	return EXIT_FINE;
+}
+
 static const char help[] =
-	"      --devices          device rules (DRIVER@ID) for the devices bound now\n";
+	"      --devices          device rules (DRIVER@ID) for the devices bound now\n"
+	"      --profile NAME     a shipped profile (virtio, gcp, aws, azure) or a file,\n"
+	"                         with the drivers bound now that it denies\n";
 
 const struct ctl_verb ctl_verb_generate = {
 	.name = "generate",
 	.summary = "print a policy allowing the drivers bound now",
 	.common = CTL_SYSROOT,
 	.options = options,
+	.parse = parse,
 	.help = help,
 	.run = run,
 };

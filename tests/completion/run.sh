@@ -84,7 +84,13 @@ expect "drvfilterctl --sysroot $tmp/root allow pci:e" "e1000"
 expect "drvfilterctl l" "list-changes"
 # Each verb its own options, and the common ones it takes.
 expect "drvfilterctl status --" "--all --format= --help --json --list-columns --no-pager --noheadings --output --policy --raw --sysroot --version"
-expect "drvfilterctl generate --" "--devices --help --sysroot --version"
+expect "drvfilterctl generate --" "--devices --help --profile --sysroot --version"
+# The shipped profiles by name (here: the tree's conf/profiles).
+DRVFILTER_PROFILE_DIR=$(cd "$(dirname "$0")/../../conf/profiles" && pwd)
+export DRVFILTER_PROFILE_DIR
+expect "drvfilterctl generate --profile " "aws azure gcp virtio"
+expect "drvfilterctl generate --profile g" "gcp"
+unset DRVFILTER_PROFILE_DIR
 expect "drvfilterctl apply --" "--dry-run --format= --help --json --policy --sysroot --version"
 expect "drvfilterctl --sysroot x status --n" "--no-pager --noheadings"
 expect "drvfilterctl status --output D" "DECISION DEVICES DRIVER"

@@ -36,6 +36,10 @@ LC_ALL=C sort >"$tmp/want" <<EOT
 /usr/sbin/drvfilter-apply
 /usr/sbin/drvfilterctl
 /usr/share/drvfilter/drvfilter.conf
+/usr/share/drvfilter/profiles/aws.conf
+/usr/share/drvfilter/profiles/azure.conf
+/usr/share/drvfilter/profiles/gcp.conf
+/usr/share/drvfilter/profiles/virtio.conf
 /usr/share/man/man5/drvfilter.conf.5
 /usr/share/man/man8/drvfilter-apply.8
 /usr/share/man/man8/drvfilterctl.8
