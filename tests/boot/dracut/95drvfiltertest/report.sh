@@ -32,6 +32,12 @@ echo "DRVFILTER-STATE-BEGIN"
 cat /run/drvfilter/state.json
 echo "DRVFILTER-STATE-END"
 echo "DRVFILTER-MODULES: $(sed 's/ .*//' /proc/modules | tr '\n' ' ')"
+# The block devices there are (the root disk among them, when it came up).
+blocks=
+for b in /sys/class/block/*; do
+    [ -e "$b" ] && blocks="$blocks ${b##*/}"
+done
+echo "DRVFILTER-BLOCK:$blocks "
 # The image's own blacklist (99drvfilter-blacklist), while it is there.
 echo "DRVFILTER-EARLY-BLACKLIST: $(sed -n 's/^blacklist //p' /etc/modprobe.d/drvfilter-initramfs.conf 2>/dev/null | tr '\n' ' ')"
 # (Builtins where a program would do: each fork and exec costs the guest tens
