@@ -884,7 +884,7 @@ int df_bootopts_compute(struct df_ctx *ctx, const struct df_policy *p,
 	struct work w = { .ctx = ctx, .p = p, .inv = inv, .mods = m };
 	struct df_bootopts *b = calloc(1, sizeof(*b));
 	int patched, r, filter_r = 0;
-	size_t rest_len;
+	size_t rest_len, free_len;
 
 	if (!b)
 		return -ENOMEM;
@@ -899,11 +899,12 @@ int df_bootopts_compute(struct df_ctx *ctx, const struct df_policy *p,
 	if (r < 0)
 		goto out;
 	rest_len = strlen(b->rest) + (*b->rest ? 1 : 0);
-	b->max_bytes = max_bytes ? max_bytes
-		       : rest_len + DF_KERNEL_CMDLINE_HEADROOM < DF_KERNEL_CMDLINE_MAX - 1
-			       ? DF_KERNEL_CMDLINE_MAX - 1 - DF_KERNEL_CMDLINE_HEADROOM - rest_len
-			       : 0;
-	b->headroom = max_bytes ? 0 : DF_KERNEL_CMDLINE_HEADROOM;
+	/* The headroom is what is really free past the budget: less when the rest is long. */
+	free_len = rest_len < DF_KERNEL_CMDLINE_MAX - 1 ? DF_KERNEL_CMDLINE_MAX - 1 - rest_len : 0;
+	b->headroom = max_bytes ? 0
+		      : free_len < DF_KERNEL_CMDLINE_HEADROOM ? free_len
+								: DF_KERNEL_CMDLINE_HEADROOM;
+	b->max_bytes = max_bytes ? max_bytes : free_len - b->headroom;
 	patched = kernel_patched(ctx, w.inv, b->release);
 	b->patched = patched == 1;
 	b->filter = patched != 0;

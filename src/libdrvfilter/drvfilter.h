@@ -55,6 +55,12 @@ char *df_ctx_path(const struct df_ctx *ctx, const char *path);
  * which mkinitramfs puts into every image). 1, 0 or -ENOMEM.
  */
 int df_in_initramfs(const struct df_ctx *ctx);
+/*
+ * Which builder made the initramfs this runs in, from what each leaves in its
+ * images: "dracut", "initramfs-tools", "systemd" (a systemd initrd of another
+ * builder: mkosi, ...) or "unknown" (static strings).
+ */
+const char *df_initramfs_builder(const struct df_ctx *ctx);
 
 /* ---- diagnostics: what `check` reports, as data ---- */
 
@@ -672,6 +678,9 @@ struct df_report {
 	 * initramfs left none.
 	 */
 	char *initramfs_sha256;
+	/* The builder of the initramfs that applied it (df_initramfs_builder()), or NULL. */
+	const char *initramfs_builder;
+	bool real_root; /* the real root's run after switch_root (DF_APPLY_REAL_ROOT) */
 	/* Fallback mode: the module tree the blacklist was computed from (NULL: none was). */
 	char *blacklist_dir;
 	size_t blacklist_modules; /* the modules of it that were judged */
@@ -812,7 +821,9 @@ const char *df_driver_risk(const char *bus, const char *driver);
 /*
  * The drivers bound to the target's root file system and consoles and to
  * every device above them ("BUS:DRIVER", each once), as the boot devices'
- * guard walks them (lint-boot.c). Free with strv_free_array().
+ * guard walks them (lint-boot.c). Free with strv_free_array(). Returns 1
+ * when the root file system is mounted from no block device that can be
+ * followed (NFS, overlay): then what it needs is not known.
  */
 int df_boot_drivers(struct df_ctx *ctx, char ***ret, size_t *n);
 /* "no", "auto" or "pcr:N" into @buf. */
@@ -886,6 +897,8 @@ struct df_state {
 	/* Optional (older state files lack them): as in struct df_report. */
 	bool in_initramfs;
 	char *initramfs_sha256;
+	const char *initramfs_builder; /* one of df_initramfs_builder()'s, or NULL */
+	bool real_root;
 	char *blacklist_dir;
 	long long blacklist_modules;
 };

@@ -460,6 +460,7 @@ int df_boot_drivers(struct df_ctx *ctx, char ***ret, size_t *n)
 		.seen = STRV_INIT,
 		.needed = &needed,
 	};
+	bool unfollowed;
 	int r = 0;
 
 	*ret = NULL;
@@ -470,13 +471,15 @@ int df_boot_drivers(struct df_ctx *ctx, char ***ret, size_t *n)
 		return 0;
 	df_diags_init(&diags);
 	r = guard_boot_devices(&g);
+	/* The one warning the walk gives: a root on no block device (NFS, overlay). */
+	unfollowed = diags.warnings > 0;
 	df_diags_release(&diags);
 	if (r < 0) {
 		strv_release(&needed);
 		return r;
 	}
 	*ret = strv_steal(&needed, n);
-	return 0;
+	return unfollowed;
 }
 
 int df_policy_check_boot(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags)

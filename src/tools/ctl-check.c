@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* drvfilterctl check [FILE]: the gate a policy passes before it is used. */
 #include <errno.h>
-#include <limits.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,34 +45,42 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* Whether @real is @path itself or a file of the directory @dir (both under the sysroot). */
-static bool same_file_or_in(const char *real, const char *path, const char *dir)
+/* Whether @st is the file @path, or a file of the directory @dir (under the sysroot), links followed. */
+static bool is_or_in(const struct stat *st, const char *path, const char *dir)
 {
 	_cleanup_free_ char *p = df_ctx_path(ctl_ctx, path), *d = df_ctx_path(ctl_ctx, dir);
-	char rp[PATH_MAX], rd[PATH_MAX];
-	size_t n;
+	struct stat other;
+	struct dirent *de;
+	bool found = false;
+	DIR *dh;
 
-	if (p && realpath(p, rp) && streq(rp, real))
+	if (p && stat(p, &other) == 0 && other.st_dev == st->st_dev && other.st_ino == st->st_ino)
 		return true;
-	if (!d || !realpath(d, rd))
+	dh = d ? opendir(d) : NULL;
+	if (!dh)
 		return false;
-	n = strlen(rd);
-	return !strncmp(real, rd, n) && real[n] == '/' && !strchr(real + n + 1, '/');
+	/* The drop-ins as the loader opens them: through a link, by another name. */
+	while (!found && (de = readdir(dh)))
+		found = fstatat(dirfd(dh), de->d_name, &other, 0) == 0 &&
+			other.st_dev == st->st_dev && other.st_ino == st->st_ino;
+	closedir(dh);
+	return found;
 }
 
 /*
  * Whether the policy loader reads @file on this system: the policy or one of
- * its drop-ins. Any other file (a checkout, a file being written) is checked
- * for what it says, and its owner and mode where it is installed.
+ * its drop-ins, by whatever name (a link, a hard link, a bind mount: the same
+ * inode). Any other file (a checkout, a file being written) is checked for
+ * what it says, and its owner and mode where it is installed.
  */
 static bool read_at_boot(const char *file)
 {
-	char real[PATH_MAX];
+	struct stat st;
 
-	if (!realpath(file, real))
+	if (stat(file, &st) < 0)
 		return true; /* the loader says why it cannot be read */
-	return same_file_or_in(real, DRVFILTER_POLICY_PATH, DRVFILTER_POLICY_PATH ".d") ||
-	       same_file_or_in(real, DRVFILTER_POLICY_PATH, DF_RUNTIME_DROPIN_DIR);
+	return is_or_in(&st, DRVFILTER_POLICY_PATH, DRVFILTER_POLICY_PATH ".d") ||
+	       is_or_in(&st, DRVFILTER_POLICY_PATH, DF_RUNTIME_DROPIN_DIR);
 }
 
 /* Whether the owner and mode rules would refuse @path (an -EPERM of the strict loader). */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +74,7 @@ static bool append_device_rules(const struct df_bus *bus, const struct df_driver
 struct gen {
 	char **boot; /* "BUS:DRIVER" */
 	size_t nboot;
+	bool root_unknown; /* the root is on no block device: what it needs is not known */
 	size_t nrisky; /* risky drivers bound now, left out */
 	struct strbuf risky; /* ", BUS:DRIVER" each */
 };
@@ -88,12 +90,18 @@ static bool boot_needs(const struct gen *gen, const char *bus, const char *drive
 	return false;
 }
 
-/* "# NAME: DEVICE, DEVICE" (no newline). */
+/* A note line's devices stop here: past iniparser's line limit the policy is invalid. */
+#define NOTE_DEVICES_MAX_BYTES 400
+
+/* "# NAME: DEVICE, DEVICE" (no newline), the devices cut short with a count. */
 static int note_devices(struct strbuf *notes, const struct df_driver *drv)
 {
+	size_t start = notes->len;
 	int r = strbuf_appendf(notes, "# %s:", drv->name);
 
 	for (size_t k = 0; k < drv->ndevices && r >= 0; k++) {
+		if (notes->len - start > NOTE_DEVICES_MAX_BYTES)
+			return strbuf_appendf(notes, " and %zu more", drv->ndevices - k);
 		r = strbuf_append(notes, k ? ", " : " ");
 		if (r >= 0)
 			r = append_note_name(notes, drv->devices[k]);
@@ -151,13 +159,14 @@ static int bus_line(struct gen *gen, const struct df_bus *bus, struct strbuf *li
 			break;
 		}
 		risk = df_driver_risk(bus->name, drv->name);
-		if (risk && !boot_needs(gen, bus->name, drv->name)) {
+		if (risk && !gen->root_unknown && !boot_needs(gen, bus->name, drv->name)) {
 			/* Left out: denied by default = deny, its device unbound. */
 			r = strbuf_appendf(left, "%s%s", nleft++ ? ", " : "", drv->name);
 			if (r >= 0)
 				r = note_devices(left_notes, drv);
 			/* Allowed back in fallback mode, its module's name must go with it. */
-			if (r >= 0 && drv->module && !drv->builtin && !streq(drv->module, drv->name))
+			if (r >= 0 && drv->module && !drv->builtin && !streq(drv->module, drv->name) &&
+			    df_driver_name_check(drv->module, &why) == 0)
 				r = strbuf_appendf(left_notes, " (module %s)", drv->module);
 			if (r >= 0)
 				r = strbuf_appendf(left_notes, ": %s\n", risk);
@@ -178,8 +187,11 @@ static int bus_line(struct gen *gen, const struct df_bus *bus, struct strbuf *li
 							 : " a TPM's driver, allowed with nothing "
 							   "bound now: measure = auto needs it");
 		if (r >= 0 && risk)
-			r = strbuf_appendf(notes, " (risky: %s; allowed, since the boot devices need it)",
-					   risk);
+			r = strbuf_appendf(notes, " (risky: %s; allowed, since %s)", risk,
+					   gen->root_unknown
+						   ? "the root file system is on no block device "
+						     "generate can follow, and may need it"
+						   : "the boot devices need it");
 		if (r >= 0)
 			r = strbuf_append(notes, "\n");
 		/*
@@ -239,8 +251,10 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 	_cleanup_close_ int fd = -1;
 	struct strbuf notes = STRBUF_INIT, names = STRBUF_INIT;
 	struct df_policy *p = NULL;
+	struct df_policy_source src;
 	struct df_diags d;
-	size_t len, ndenied = 0, nneeded = 0;
+	struct stat st;
+	size_t len, ndenied = 0, nneeded = 0, nguard;
 	int r;
 
 	if (!path) {
@@ -249,24 +263,49 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 			  arg_profile, DRVFILTER_PROFILE_DIR);
 		return EXIT_ERROR;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	/* O_NONBLOCK: a FIFO in its place must not hang generate; a regular file only. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		log_error_errno(-errno, "cannot read the profile '%s': %m (those shipped are in %s)",
 				path, DRVFILTER_PROFILE_DIR);
 		return EXIT_ERROR;
 	}
-	/* The profile as check reads it: an invalid one is said, file and line, and not printed. */
+	if (!S_ISREG(st.st_mode)) {
+		log_error("the profile '%s' is not a regular file", path);
+		return EXIT_ERROR;
+	}
+	r = df_read_full_fd(fd, 1 << 20, &text, &len);
+	if (r < 0) {
+		log_error_errno(r, "cannot read the profile '%s': %m", path);
+		return EXIT_ERROR;
+	}
+	/*
+	 * The text read is the text checked and printed (the file may change
+	 * meanwhile): check's loader and its guard, whose errors (a root disk,
+	 * console or TPM the profile takes away) fail the command.
+	 */
+	src = (struct df_policy_source){ .path = path, .buf = text, .len = len };
 	df_diags_init(&d);
-	r = df_policy_load(ctl_ctx, path, DF_LOAD_ANY_OWNER, &d, &p);
-	if (r < 0 || d.errors) {
+	r = df_policy_load_edited(ctl_ctx, path, DF_LOAD_ANY_OWNER, &src, &d, &p);
+	if (r >= 0 && !d.errors)
+		r = df_policy_check_boot(ctl_ctx, p, &d);
+	if (r == -ENOMEM) {
+		df_policy_free(p);
+		df_diags_release(&d);
+		return ctl_oom();
+	}
+	if (r < 0 || !p) {
 		ctl_print_diags(&d, stderr, true);
 		log_error("the profile '%s' is not a valid policy", path);
 		df_policy_free(p);
 		df_diags_release(&d);
 		return EXIT_ERROR;
 	}
+	nguard = d.errors;
+	if (nguard)
+		ctl_print_diags(&d, stderr, true);
 	df_diags_release(&d);
-	r = df_read_full_fd(fd, 1 << 20, &text, &len);
+	r = 0;
 	for (size_t i = 0; i < inv->nbuses && r >= 0; i++) {
 		const struct df_bus *bus = &inv->buses[i];
 		const char *why;
@@ -279,16 +318,26 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 			struct df_verdict v;
 			bool needed;
 
-			if (drv->ndevices == 0 || df_driver_name_check(drv->name, &why) < 0)
+			if (drv->ndevices == 0)
 				continue;
-			df_policy_decide(p, bus->name, drv->name, &v);
+			/* A name no policy can hold is denied: named here, escaped. */
+			if (df_driver_name_check(drv->name, &why) < 0)
+				v.allowed = false;
+			else
+				df_policy_decide(p, bus->name, drv->name, &v);
 			if (v.allowed)
 				continue;
 			needed = boot_needs(gen, bus->name, drv->name);
 			ndenied++;
 			nneeded += needed;
-			r = strbuf_appendf(&notes, "# %s %s", bus->name, drv->name);
+			r = strbuf_appendf(&notes, "# %s ", bus->name);
+			if (r >= 0)
+				r = append_note_name(&notes, drv->name);
 			for (size_t j = 0; j < drv->ndevices && r >= 0; j++) {
+				if (j == 8) {
+					r = strbuf_appendf(&notes, " and %zu more", drv->ndevices - j);
+					break;
+				}
 				r = strbuf_append(&notes, j ? ", " : " (");
 				if (r >= 0)
 					r = append_note_name(&notes, drv->devices[j]);
@@ -301,7 +350,9 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 						   risk && !needed ? ": risky: " : "",
 						   risk && !needed ? risk : "");
 			if (r >= 0)
-				r = strbuf_appendf(&names, ", %s:%s", bus->name, drv->name);
+				r = strbuf_appendf(&names, ", %s:", bus->name);
+			if (r >= 0)
+				r = append_note_name(&names, drv->name);
 		}
 	}
 	if (r >= 0) {
@@ -313,11 +364,9 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 			       "this profile\n# (applied, the policy unbinds them):\n%s",
 			       strbuf_str(&notes));
 	}
-	if (r >= 0 && nneeded)
-		log_error("the profile denies %zu driver%s this machine's root file system or "
-			  "console needs (see the end of the output): allow %s, or check refuses "
-			  "the policy",
-			  nneeded, nneeded == 1 ? "" : "s", nneeded == 1 ? "it" : "them");
+	if (r >= 0 && (nneeded || nguard))
+		log_error("the profile takes away what this machine boots from (see above and "
+			  "the end of the output): check refuses the policy until it allows that");
 	else if (r >= 0 && ndenied)
 		log_info("the profile denies %zu driver%s bound now (%s): applied, the policy "
 			 "unbinds %s",
@@ -330,7 +379,7 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 	strbuf_release(&notes);
 	strbuf_release(&names);
 	df_policy_free(p);
-	return r < 0 || nneeded ? EXIT_ERROR : EXIT_FINE;
+	return r < 0 || nneeded || nguard ? EXIT_ERROR : EXIT_FINE;
 }
 
 static int run(int argc, char **argv)
@@ -340,6 +389,9 @@ static int run(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	int r, ret = EXIT_FINE;
 
+	/* A profile's rules are its own: --devices would be silently ignored. */
+	if (arg_profile && arg_devices)
+		return ctl_usage_error("--profile and --devices do not go together");
 	r = df_inventory_load(ctl_ctx, 0, &inv);
 	if (r < 0) {
 		log_error_errno(r, "cannot read '/sys/bus': %m");
@@ -347,6 +399,10 @@ static int run(int argc, char **argv)
 	}
 	/* A risky driver the root disk or a console needs stays allowed (check's guard). */
 	r = df_boot_drivers(ctl_ctx, &gen.boot, &gen.nboot);
+	gen.root_unknown = r == 1;
+	if (gen.root_unknown)
+		log_info("the root file system is on no block device (NFS? overlay?): the risky "
+			 "drivers bound now stay allowed, marked, since it may need them");
 	if (r >= 0 && arg_profile) {
 		ret = run_profile(&gen, inv);
 		strv_free_array(gen.boot, gen.nboot);

@@ -67,7 +67,10 @@ prune)
 	keep=${KEEP:-48}
 	# shellcheck disable=SC2012 # the names are hex keys
 	ls -1t "$dir"/*/complete 2>/dev/null | tail -n "+$((keep + 1))" | while read -r marker; do
-		rm -rf "${marker%/complete}" "${marker%/complete}.lock"
+		# Under the entry's lock, skipped when a run holds it (building or
+		# copying it); the lock file stays, or two runs could hold two.
+		entry=${marker%/complete}
+		(flock -n 9 && rm -rf "$entry") 9>"$entry.lock"
 	done
 	;;
 *)

@@ -424,7 +424,10 @@ START_TEST(test_selection)
 	ck_assert(!b->filter); /* a tree with /sys and no driver filter: a stock kernel */
 	/* The options this tree's own ones aside: "old" and drvfilter=off are not the rest. */
 	ck_assert_str_eq(b->rest, "console=ttyS0 root=/dev/vda");
-	ck_assert_uint_eq(b->max_bytes, 2047 - strlen("console=ttyS0 root=/dev/vda") - 1);
+	/* What the rest leaves, less the tenth kept free for options added later. */
+	ck_assert_uint_eq(b->max_bytes, 2047 - DF_KERNEL_CMDLINE_HEADROOM -
+						strlen("console=ttyS0 root=/dev/vda") - 1);
+	ck_assert_uint_eq(b->headroom, DF_KERNEL_CMDLINE_HEADROOM);
 	/* That boot skipped "old" itself: what it skipped is not in its trace, and said so. */
 	ck_assert_uint_eq(b->trace_skipped, 1);
 	/* Bound to a device the host offers first, then by bus: host's, then the others. */
