@@ -118,6 +118,25 @@ int df_in_initramfs(const struct df_ctx *ctx)
 	return 0;
 }
 
+const char *df_initramfs_builder(const struct df_ctx *ctx)
+{
+	/* Each builder's own files first: dracut's systemd flavour has an initrd-release too. */
+	static const char *const marks[][2] = {
+		{ "/scripts/functions", "initramfs-tools" },
+		{ "/usr/lib/dracut-lib.sh", "dracut" },
+		{ "/lib/dracut-lib.sh", "dracut" },
+		{ "/etc/initrd-release", "systemd" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		_cleanup_free_ char *path = df_ctx_path(ctx, marks[i][0]);
+
+		if (path && access(path, F_OK) == 0)
+			return marks[i][1];
+	}
+	return "unknown";
+}
+
 bool df_log_enabled(const struct df_ctx *ctx, int priority)
 {
 	return ctx && ctx->log_fn && priority <= ctx->log_priority;

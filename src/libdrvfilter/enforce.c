@@ -332,6 +332,8 @@ int df_apply(struct df_ctx *ctx, const struct df_policy *p, unsigned flags, stru
 	 * it did not run (an image built without 90drvfilter, --omit drvfilter)
 	 * and every driver bound until now was bound unchecked.
 	 */
+	if (run.rep)
+		run.rep->real_root = flags & DF_APPLY_REAL_ROOT;
 	if (r >= 0 && (flags & DF_APPLY_REAL_ROOT) && !run.rep->in_initramfs &&
 	    !run.rep->initramfs_sha256)
 		df_critical(&run, "the initramfs left no record of drvfilter-apply (built without "

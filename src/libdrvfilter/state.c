@@ -68,6 +68,8 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 	json_object_end(&j);
 	json_field_bool(&j, "initramfs", rep->in_initramfs);
 	json_field_string(&j, "initramfs_sha256", rep->initramfs_sha256);
+	json_field_string(&j, "initramfs_builder", rep->initramfs_builder);
+	json_field_bool(&j, "real_root", rep->real_root);
 	json_key(&j, "blacklist");
 	if (rep->blacklist_dir) {
 		json_object_begin(&j);
@@ -109,6 +111,17 @@ void df_report_write_json(const struct df_report *rep, FILE *f, bool pretty)
 	json_finish(&j);
 }
 
+/* @name if it is one of df_initramfs_builder()'s (as a static string), else NULL. */
+static const char *known_builder(const char *name)
+{
+	static const char *const builders[] = { "dracut", "initramfs-tools", "systemd", "unknown" };
+
+	for (size_t i = 0; name && i < ARRAY_SIZE(builders); i++)
+		if (streq(name, builders[i]))
+			return builders[i];
+	return NULL;
+}
+
 static int fill_state(FILE *f, void *data)
 {
 	df_report_write_json(data, f, true);
@@ -117,7 +130,7 @@ static int fill_state(FILE *f, void *data)
 
 int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
 {
-	char line[SHA256_HEX_SIZE + 1];
+	char line[SHA256_HEX_SIZE + 64];
 	int r = df_write_file_atomic_with(ctx, STATE_DIR, STATE_NAME, 0644, fill_state,
 					  (void *)rep);
 
@@ -127,7 +140,8 @@ int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
 	 * reads without a JSON parser).
 	 */
 	if (r >= 0 && rep->in_initramfs) {
-		snprintf(line, sizeof(line), "%s\n", rep->policy_sha256);
+		snprintf(line, sizeof(line), "%s\n%s\n", rep->policy_sha256,
+			 rep->initramfs_builder ? rep->initramfs_builder : "unknown");
 		r = df_write_file_atomic(ctx, STATE_DIR, ORIGIN_NAME, line, strlen(line), 0644);
 	}
 	return r;
@@ -228,6 +242,8 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 	if (r == 0 && jv_get_string(&root, "initramfs_sha256") &&
 	    !(st->initramfs_sha256 = strdup(jv_get_string(&root, "initramfs_sha256"))))
 		r = -ENOMEM;
+	st->initramfs_builder = known_builder(jv_get_string(&root, "initramfs_builder"));
+	st->real_root = jv_get_bool(&root, "real_root", &ok) && ok;
 	blacklist = jv_get(&root, "blacklist");
 	if (r == 0 && jv_get_string(blacklist, "modules_dir") &&
 	    jv_get_int(blacklist, "modules") >= 0) {
@@ -262,19 +278,29 @@ void df_state_release(struct df_state *st)
 
 int df_report_note_origin(struct df_ctx *ctx, struct df_report *rep)
 {
-	char sha[SHA256_HEX_SIZE + 1];
-	ssize_t n;
+	char rec[SHA256_HEX_SIZE + 64], *builder;
+	size_t n;
 	int r = df_in_initramfs(ctx);
 
 	if (r < 0)
 		return r;
 	rep->in_initramfs = r;
-	if (rep->in_initramfs)
+	if (rep->in_initramfs) {
+		rep->initramfs_builder = df_initramfs_builder(ctx);
 		return (rep->initramfs_sha256 = strdup(rep->policy_sha256)) ? 0 : -ENOMEM;
-	/* In the real root: what the initramfs's run left, for the whole boot; else no record. */
-	n = df_read_file(ctx, STATE_DIR "/" ORIGIN_NAME, sha, sizeof(sha));
-	if (n < 0 || (n != 0 && n != SHA256_HEX_SIZE - 1) ||
-	    strspn(sha, "0123456789abcdef") != (size_t)n)
+	}
+	/*
+	 * In the real root: what the initramfs's run left, for the whole boot
+	 * ("SHA256\nBUILDER\n"; an older one's has no builder); else no record.
+	 */
+	if (df_read_file(ctx, STATE_DIR "/" ORIGIN_NAME, rec, sizeof(rec)) < 0)
 		return 0;
-	return (rep->initramfs_sha256 = strdup(sha)) ? 0 : -ENOMEM;
+	n = strspn(rec, "0123456789abcdef");
+	if ((n != 0 && n != SHA256_HEX_SIZE - 1) || (rec[n] != '\n' && rec[n] != '\0'))
+		return 0;
+	builder = rec[n] ? rec + n + 1 : rec + n;
+	rec[n] = '\0';
+	builder[strcspn(builder, "\n")] = '\0';
+	rep->initramfs_builder = known_builder(builder);
+	return (rep->initramfs_sha256 = strdup(rec)) ? 0 : -ENOMEM;
 }

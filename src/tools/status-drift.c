@@ -28,6 +28,7 @@ static const char *const drift_codes[STATUS_DRIFT_MAX] = {
 	[STATUS_DRIFT_MEASURE_FAILED] = "measure_failed",
 	[STATUS_DRIFT_POLICY_CHANGED] = "policy_changed",
 	[STATUS_DRIFT_INITRAMFS_FAILED] = "initramfs_failed_closed",
+	[STATUS_DRIFT_INITRAMFS_NOT_APPLIED] = "initramfs_not_applied",
 	[STATUS_DRIFT_INITRAMFS_POLICY] = "initramfs_policy",
 	[STATUS_DRIFT_RUNTIME_CHANGES] = "runtime_changes",
 	[STATUS_DRIFT_MODE_CHANGED] = "mode_changed",
@@ -179,6 +180,14 @@ static int boot_drift(struct status *s, const char *sha)
 			"reboot%s%s%s",
 			s->state.policy_sha256, sha, rt.len ? "; the runtime drop-in " : "",
 			strbuf_str(&rt), rt.len ? ", part of the one on disk, ends at reboot" : "");
+	/* The real root's run, and the initramfs's left no record: it never applied it. */
+	if (s->state.real_root && !s->state.in_initramfs && !s->state.initramfs_sha256)
+		return status_add_drift(
+			s, STATUS_DRIFT_INITRAMFS_NOT_APPLIED,
+			"the initramfs did not apply the policy (built without drvfilter, or "
+			"with its hook left out): its coldplug loaded and bound drivers "
+			"unchecked before the real root applied it; rebuild the initramfs "
+			"(update-initramfs -u, or dracut -f) and reboot");
 	/* Applied again from the real root, but the initramfs carries another policy. */
 	if (!s->state.in_initramfs && s->state.initramfs_sha256 && !*s->state.initramfs_sha256)
 		return status_add_drift(s, STATUS_DRIFT_INITRAMFS_FAILED,

@@ -35,6 +35,8 @@ static void print_applied(struct json *j, const struct status *s)
 	json_object_end(j);
 	json_field_bool(j, "initramfs", s->state.in_initramfs);
 	json_field_string(j, "initramfs_sha256", s->state.initramfs_sha256);
+	json_field_string(j, "initramfs_builder", s->state.initramfs_builder);
+	json_field_bool(j, "real_root", s->state.real_root);
 	/* Which module set the blacklist was computed from (fallback mode). */
 	json_key(j, "blacklist");
 	if (s->state.blacklist_dir) {

@@ -134,6 +134,15 @@ static void print_applied(const struct status *s, const struct status_view *v)
 	field(v, "Applied:", "%s in %lld.%03lld ms, %s mode, %lld errors", when,
 	      s->state.duration_usec / 1000, s->state.duration_usec % 1000, s->state.mode,
 	      s->state.errors);
+	/* Who applied it: the initramfs (its builder), the real root after it, or alone. */
+	if (s->state.in_initramfs)
+		field(v, "By:", "the initramfs (%s)",
+		      s->state.initramfs_builder ? s->state.initramfs_builder : "unknown");
+	else if (s->state.initramfs_sha256)
+		field(v, "By:", "the real root, after the initramfs (%s) applied it",
+		      s->state.initramfs_builder ? s->state.initramfs_builder : "unknown");
+	else if (s->state.real_root)
+		field(v, "By:", "the real root only: the initramfs did not apply it");
 	if (s->state.measure_failed)
 		field(v, "Measured:", "FAILED: %s",
 		      s->state.measure_error ? s->state.measure_error : "?");

@@ -33,6 +33,7 @@ expect "its blacklist came from the real root's tree" state_has '"modules_dir": 
 expect "all of it" root_modules
 expect "and names pcnet32" state_has '"module": "pcnet32"'
 expect "status says so" status_text_has '^Blacklist:  computed in the real root from [0-9]* modules of /lib/modules/'
+expect "status: the real root applied it after dracut's initramfs" status_text_has '^By: *the real root, after the initramfs (dracut) applied it$'
 expect "status --json says so" json_has '"blacklist":{"modules_dir":"/lib/modules/'
 # The only drift: this stock-kernel boot has no boot options (the real root's
 # policy is the initramfs's, its blacklist is current, nothing failed).

@@ -40,3 +40,4 @@ else
 	expect "status --json: no drift" json_has '"drift":\[\]'
 	expect "status exits 0" console_has '^DRVFILTER-STATUS-END status=0'
 fi
+expect "status: dracut's initramfs applied it" status_text_has '^By: *the initramfs (dracut)$'
