@@ -11,4 +11,3 @@ expect "the helper ran in the initramfs" state_has '"initramfs": true'
 expect "udevd was not running yet" not_console_has 'udevd started before drvfilter-apply'
 expect "virtio-blk is driven" pci_driver 1af4:1001 virtio-pci
 expect "status: initramfs-tools applied it" status_text_has '^By: *the initramfs (initramfs-tools)$'
-expect "status: initramfs-tools applied it" status_text_has '^By: *the initramfs (initramfs-tools)$'
