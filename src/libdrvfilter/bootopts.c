@@ -901,9 +901,9 @@ int df_bootopts_compute(struct df_ctx *ctx, const struct df_policy *p,
 	rest_len = strlen(b->rest) + (*b->rest ? 1 : 0);
 	/* The headroom is what is really free past the budget: less when the rest is long. */
 	free_len = rest_len < DF_KERNEL_CMDLINE_MAX - 1 ? DF_KERNEL_CMDLINE_MAX - 1 - rest_len : 0;
-	b->headroom = max_bytes ? 0
+	b->headroom = max_bytes				      ? 0
 		      : free_len < DF_KERNEL_CMDLINE_HEADROOM ? free_len
-								: DF_KERNEL_CMDLINE_HEADROOM;
+							      : DF_KERNEL_CMDLINE_HEADROOM;
 	b->max_bytes = max_bytes ? max_bytes : free_len - b->headroom;
 	patched = kernel_patched(ctx, w.inv, b->release);
 	b->patched = patched == 1;

@@ -53,8 +53,9 @@ static const struct {
 	{ "serio", "atkbd", ps2 },
 	{ "serio", "psmouse", ps2 },
 	{ "serio", "serio_raw", ps2 },
-	{ "platform", "floppy", "the floppy controller, a device model with a record of guest "
-				"escapes (CVE-2015-3456)" },
+	{ "platform", "floppy",
+	  "the floppy controller, a device model with a record of guest "
+	  "escapes (CVE-2015-3456)" },
 	{ "pnp", "parport_pc", "the parallel port the host emulates" },
 	{ "platform", "pcspkr", "the PC speaker the host emulates" },
 	{ "platform", "fw_cfg", "data the host's firmware interface hands over, unchecked" },

@@ -449,9 +449,9 @@ static int run(int argc, char **argv)
 	if (r == -E2BIG) {
 		log_error(
 			"the filter_* options would take %zu bytes, but only %zu are left (an x86 "
-			"kernel command line holds at most %d, the rest of it takes %zu, and %zu are "
-			"kept free for options added later); shorten the lists (globs, ALL) or use "
-			"the policy file alone",
+			"kernel command line holds at most %d, the rest of it takes %zu, and %zu "
+			"are kept free for options added later); shorten the lists (globs, ALL) or "
+			"use the policy file alone",
 			strlen(b->line), b->max_bytes, DF_KERNEL_CMDLINE_MAX - 1,
 			strlen(b->rest) + (*b->rest ? 1 : 0), b->headroom);
 		return EXIT_ERROR;

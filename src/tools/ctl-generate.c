@@ -93,20 +93,28 @@ static bool boot_needs(const struct gen *gen, const char *bus, const char *drive
 /* A note line's devices stop here: past iniparser's line limit the policy is invalid. */
 #define NOTE_DEVICES_MAX_BYTES 400
 
-/* "# NAME: DEVICE, DEVICE" (no newline), the devices cut short with a count. */
-static int note_devices(struct strbuf *notes, const struct df_driver *drv)
+/* @drv's devices, @first before the first and ", " between, cut short with a count. */
+static int append_devices(struct strbuf *sb, const struct df_driver *drv, const char *first)
 {
-	size_t start = notes->len;
-	int r = strbuf_appendf(notes, "# %s:", drv->name);
+	size_t start = sb->len;
+	int r = 0;
 
 	for (size_t k = 0; k < drv->ndevices && r >= 0; k++) {
-		if (notes->len - start > NOTE_DEVICES_MAX_BYTES)
-			return strbuf_appendf(notes, " and %zu more", drv->ndevices - k);
-		r = strbuf_append(notes, k ? ", " : " ");
+		if (sb->len - start > NOTE_DEVICES_MAX_BYTES)
+			return strbuf_appendf(sb, " and %zu more", drv->ndevices - k);
+		r = strbuf_append(sb, k ? ", " : first);
 		if (r >= 0)
-			r = append_note_name(notes, drv->devices[k]);
+			r = append_note_name(sb, drv->devices[k]);
 	}
 	return r;
+}
+
+/* "# NAME: DEVICE, DEVICE" (no newline). */
+static int note_devices(struct strbuf *notes, const struct df_driver *drv)
+{
+	int r = strbuf_appendf(notes, "# %s:", drv->name);
+
+	return r < 0 ? r : append_devices(notes, drv, " ");
 }
 
 /* @name onto the list @line unless it is there already (a module shared by drivers). */
@@ -165,7 +173,8 @@ static int bus_line(struct gen *gen, const struct df_bus *bus, struct strbuf *li
 			if (r >= 0)
 				r = note_devices(left_notes, drv);
 			/* Allowed back in fallback mode, its module's name must go with it. */
-			if (r >= 0 && drv->module && !drv->builtin && !streq(drv->module, drv->name) &&
+			if (r >= 0 && drv->module && !drv->builtin &&
+			    !streq(drv->module, drv->name) &&
 			    df_driver_name_check(drv->module, &why) == 0)
 				r = strbuf_appendf(left_notes, " (module %s)", drv->module);
 			if (r >= 0)
@@ -266,8 +275,9 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 	/* O_NONBLOCK: a FIFO in its place must not hang generate; a regular file only. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		log_error_errno(-errno, "cannot read the profile '%s': %m (those shipped are in %s)",
-				path, DRVFILTER_PROFILE_DIR);
+		log_error_errno(-errno,
+				"cannot read the profile '%s': %m (those shipped are in %s)", path,
+				DRVFILTER_PROFILE_DIR);
 		return EXIT_ERROR;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -333,15 +343,8 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 			r = strbuf_appendf(&notes, "# %s ", bus->name);
 			if (r >= 0)
 				r = append_note_name(&notes, drv->name);
-			for (size_t j = 0; j < drv->ndevices && r >= 0; j++) {
-				if (j == 8) {
-					r = strbuf_appendf(&notes, " and %zu more", drv->ndevices - j);
-					break;
-				}
-				r = strbuf_append(&notes, j ? ", " : " (");
-				if (r >= 0)
-					r = append_note_name(&notes, drv->devices[j]);
-			}
+			if (r >= 0)
+				r = append_devices(&notes, drv, " (");
 			if (r >= 0)
 				r = strbuf_appendf(&notes, ")%s%s%s\n",
 						   needed ? ": the root file system or a console "
@@ -360,7 +363,8 @@ static int run_profile(struct gen *gen, const struct df_inventory *inv)
 		if (len && text[len - 1] != '\n')
 			fputc('\n', stdout);
 		if (ndenied)
-			printf("\n# Bound when 'drvfilterctl generate --profile' ran, and denied by "
+			printf("\n# Bound when 'drvfilterctl generate --profile' ran, and denied "
+			       "by "
 			       "this profile\n# (applied, the policy unbinds them):\n%s",
 			       strbuf_str(&notes));
 	}
@@ -443,15 +447,17 @@ static int run(int argc, char **argv)
 					   strbuf_str(&line));
 		/* Two lines of one key would be an error: the names go onto the list above. */
 		if (r >= 0 && left.len && line.len)
-			r = strbuf_appendf(&out,
-					   "# Bound now but left out, risky in a confidential guest "
-					   "(add to the list above\n# what this guest needs):\n%s",
-					   strbuf_str(&left_notes));
+			r = strbuf_appendf(
+				&out,
+				"# Bound now but left out, risky in a confidential guest "
+				"(add to the list above\n# what this guest needs):\n%s",
+				strbuf_str(&left_notes));
 		else if (r >= 0 && left.len)
-			r = strbuf_appendf(&out,
-					   "# Bound now but left out, risky in a confidential guest "
-					   "(uncomment what\n# this guest needs):\n%s# %s = %s\n",
-					   strbuf_str(&left_notes), bus->name, strbuf_str(&left));
+			r = strbuf_appendf(
+				&out,
+				"# Bound now but left out, risky in a confidential guest "
+				"(uncomment what\n# this guest needs):\n%s# %s = %s\n",
+				strbuf_str(&left_notes), bus->name, strbuf_str(&left));
 		strbuf_release(&line);
 		strbuf_release(&notes);
 		strbuf_release(&left);

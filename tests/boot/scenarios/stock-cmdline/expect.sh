@@ -42,5 +42,6 @@ else
 fi
 # Who applied it, as status tells: this scenario's builder (its builder file,
 # dracut when it has none; itools-cmdline shares these checks).
+# shellcheck disable=SC2154 # $scenario is check-scenario.sh's
 builder=$(cat "$scenario/builder" 2>/dev/null || echo dracut)
 expect "status: the $builder initramfs applied it" status_text_has "^By: *the initramfs ($builder)\$"
