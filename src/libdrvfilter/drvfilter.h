@@ -822,8 +822,8 @@ const char *df_driver_risk(const char *bus, const char *driver);
  * The drivers bound to the target's root file system and consoles and to
  * every device above them ("BUS:DRIVER", each once), as the boot devices'
  * guard walks them (lint-boot.c). Free with strv_free_array(). Returns 1
- * when the root file system is mounted from no block device that can be
- * followed (NFS, overlay): then what it needs is not known.
+ * when the root file system's device is not known (a recording has no
+ * mountinfo) or cannot be followed (NFS, overlay): then what it needs is not.
  */
 int df_boot_drivers(struct df_ctx *ctx, char ***ret, size_t *n);
 /* "no", "auto" or "pcr:N" into @buf. */

@@ -49,6 +49,7 @@ struct guard {
 	struct strv seen; /* "bus:driver" already said for this device */
 	struct strv walked; /* the real paths of the disks walked up from, for this device */
 	struct strv *needed; /* df_boot_drivers(): every driver met, no policy decided */
+	bool root_unknown; /* the root's device is not known, or cannot be followed */
 	unsigned budget; /* device directories left to walk for this device */
 	bool encrypted; /* the root file system is on dm-crypt (a volume the TPM may unseal) */
 	char top[PATH_MAX]; /* the real path of /sys/devices under the sysroot */
@@ -387,6 +388,8 @@ static int guard_root(struct guard *g, const struct df_cmdline_opts *o)
 
 	if (r < 0)
 		return r;
+	/* Whatever the root needs is not known: df_boot_drivers() says so. */
+	g->root_unknown = r == 0;
 	/* Mounted, but from no block device it can follow (overlay, NFS, virtiofs): said. */
 	if (r == 0 && m.found) {
 		r = df_diags_set_file(g->diags, NULL);
@@ -460,7 +463,6 @@ int df_boot_drivers(struct df_ctx *ctx, char ***ret, size_t *n)
 		.seen = STRV_INIT,
 		.needed = &needed,
 	};
-	bool unfollowed;
 	int r = 0;
 
 	*ret = NULL;
@@ -471,15 +473,13 @@ int df_boot_drivers(struct df_ctx *ctx, char ***ret, size_t *n)
 		return 0;
 	df_diags_init(&diags);
 	r = guard_boot_devices(&g);
-	/* The one warning the walk gives: a root on no block device (NFS, overlay). */
-	unfollowed = diags.warnings > 0;
 	df_diags_release(&diags);
 	if (r < 0) {
 		strv_release(&needed);
 		return r;
 	}
 	*ret = strv_steal(&needed, n);
-	return unfollowed;
+	return g.root_unknown;
 }
 
 int df_policy_check_boot(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags)

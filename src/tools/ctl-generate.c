@@ -198,8 +198,8 @@ static int bus_line(struct gen *gen, const struct df_bus *bus, struct strbuf *li
 		if (r >= 0 && risk)
 			r = strbuf_appendf(notes, " (risky: %s; allowed, since %s)", risk,
 					   gen->root_unknown
-						   ? "the root file system is on no block device "
-						     "generate can follow, and may need it"
+						   ? "generate cannot follow the root file "
+						     "system's device, which may need it"
 						   : "the boot devices need it");
 		if (r >= 0)
 			r = strbuf_append(notes, "\n");
@@ -405,8 +405,9 @@ static int run(int argc, char **argv)
 	r = df_boot_drivers(ctl_ctx, &gen.boot, &gen.nboot);
 	gen.root_unknown = r == 1;
 	if (gen.root_unknown)
-		log_info("the root file system is on no block device (NFS? overlay?): the risky "
-			 "drivers bound now stay allowed, marked, since it may need them");
+		log_info("the root file system's device is not known, or on no block device "
+			 "(NFS? overlay?): the risky drivers bound now stay allowed, marked, "
+			 "since it may need them");
 	if (r >= 0 && arg_profile) {
 		ret = run_profile(&gen, inv);
 		strv_free_array(gen.boot, gen.nboot);
