@@ -26,6 +26,9 @@ set(DRVFILTER_UDEV_RULES_DIR ${UDEV_DIR}/rules.d)
 drvfilter_pkg_dir(KMOD_LIBDIR libkmod libdir /usr/lib/x86_64-linux-gnu)
 set(DRVFILTER_LIBKMOD ${KMOD_LIBDIR}/libkmod.so.2)
 get_filename_component(DRVFILTER_POLICY_DIR ${DRVFILTER_POLICY_PATH} DIRECTORY)
+# Recordings of the kernels this system boots (drvfilterctl record), one per
+# release, where the kernel-install plugin looks for its kernel's init calls.
+set(DRVFILTER_RECORDS_DIR /var/lib/drvfilter/records)
 
 # The rule and the module name the helper's path, which --prefix may change
 # at install time: they are configured then, not at configure time.
@@ -42,6 +45,7 @@ function(drvfilter_install_configured template destination permissions)
     set(DRVFILTER_UDEV_RULES_DIR \"${DRVFILTER_UDEV_RULES_DIR}\")
     set(DRVFILTER_SYSTEMD_UNIT_DIR \"${SYSTEMD_UNIT_DIR}\")
     set(DRVFILTER_LIBKMOD \"${DRVFILTER_LIBKMOD}\")
+    set(DRVFILTER_RECORDS_DIR \"${DRVFILTER_RECORDS_DIR}\")
     # A directory of this install's own: installs may run side by side.
     string(RANDOM LENGTH 12 tag)
     set(dir \"${PROJECT_BINARY_DIR}/configured/\${tag}\")
@@ -72,6 +76,18 @@ foreach(dir init-top init-bottom)
   drvfilter_install_configured(initramfs-tools/scripts/${dir}/drvfilter.in
                                ${INITRAMFS_TOOLS_DIR}/scripts/${dir} "${executable}")
 endforeach()
+
+# kernel-install's plugins (systemd-boot and unified kernel images): the boot
+# options of each kernel installed, before the plugins that read them.
+set(KERNEL_INSTALL_DIR /usr/lib/kernel/install.d)
+drvfilter_install_configured(kernel-install/15-drvfilter.install.in ${KERNEL_INSTALL_DIR}
+                             "${executable}")
+
+# mkosi's drop-in (a directory to copy into an image's mkosi.conf.d/).
+set(mkosi_dropin mkosi/mkosi.conf.d/50-drvfilter)
+install(FILES ${mkosi_dropin}/mkosi.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter/${mkosi_dropin})
+install(PROGRAMS ${mkosi_dropin}/mkosi.postinst
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter/${mkosi_dropin})
 
 # The unit that applies the policy again from the real root, pulled in by a
 # sysinit.target.wants link beside it, as systemd's own early units are: no

@@ -806,12 +806,15 @@ static int kernel_patched(struct df_ctx *ctx, const struct df_inventory *inv, co
 	FILE *f;
 	int found = 0;
 
-	if (inv && inv->kernel_filter)
-		return 1;
-	sys = df_ctx_path(ctx, "/sys/bus");
-	if (sys && access(sys, F_OK) == 0)
-		return 0;
-	/* An image's tree without /sys: its kernel's config tells. */
+	/* The running kernel's filter says nothing of another one being installed. */
+	if (!df_kernel_is_other(ctx)) {
+		if (inv && inv->kernel_filter)
+			return 1;
+		sys = df_ctx_path(ctx, "/sys/bus");
+		if (sys && access(sys, F_OK) == 0)
+			return 0;
+	}
+	/* An image's tree without /sys, or another kernel: its config tells. */
 	if (!*release || asprintf(&rel, "/boot/config-%s", release) < 0)
 		return -1;
 	config = df_ctx_path(ctx, rel);
@@ -917,7 +920,13 @@ int df_bootopts_compute(struct df_ctx *ctx, const struct df_policy *p,
 		if (strlen(filter) > b->max_bytes)
 			filter_r = -E2BIG;
 	}
-	if (*b->release) {
+	if (*b->release && df_kernel_is_other(ctx)) {
+		/* Its init calls are in its own kallsyms, seen only once it runs. */
+		snprintf(b->trace_why, sizeof(b->trace_why),
+			 "kernel %.80s is not the one running (or recorded): its init calls are "
+			 "not known",
+			 b->release);
+	} else if (*b->release) {
 		struct df_cmdline_opts recorded;
 
 		b->initcalls = df_initcalls_load(ctx, &w.ic) >= 0;
@@ -941,7 +950,8 @@ int df_bootopts_compute(struct df_ctx *ctx, const struct df_policy *p,
 	}
 	if (b->trace)
 		r = builtin_options(&w);
-	if (r >= 0 && w.inv)
+	/* The drivers registered now are the running kernel's. */
+	if (r >= 0 && w.inv && !df_kernel_is_other(ctx))
 		r = unattributed_builtins(&w);
 	if (r >= 0 && b->modules)
 		r = module_options(&w);

@@ -196,6 +196,122 @@ bool df_cmdline_opts_has(char **list, size_t n, const char *name)
 	return false;
 }
 
+/* The options cmdline computes: replaced, never repeated, when a line is updated. */
+static bool computed_param(const struct param *p)
+{
+	return !p->init &&
+	       (streq(p->name, "initcall_blacklist") || streq(p->name, "module_blacklist") ||
+		streq(p->name, "filter_allow_drivers") || streq(p->name, "filter_deny_drivers"));
+}
+
+/*
+ * Not for a new line started from the running one: what the boot loader
+ * adds (a new entry gets its own), and drvfilter's and a recording boot's
+ * options (drvfilter=off among them).
+ */
+static bool not_carried(const struct param *p)
+{
+	return own_param(p) ||
+	       (!p->init && (streq(p->name, "BOOT_IMAGE") || streq(p->name, "initrd")));
+}
+
+/*
+ * @line without the parameters @drop picks, @insert (unless NULL) placed
+ * before "--" (what follows it is init's) or at the end.
+ */
+static int rebuild(const char *line, bool (*drop)(const struct param *p), const char *insert,
+		   char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool dashes = false, inserted = !insert || !*insert;
+	struct param p;
+	int r;
+
+	while ((r = next_param(&line, &dashes, &p)) > 0) {
+		bool at_dashes = !p.init && streq(p.name, "--") && !p.value;
+
+		if (at_dashes && !inserted) {
+			r = sb.len ? strbuf_appendc(&sb, ' ') : 0;
+			if (r >= 0)
+				r = strbuf_append(&sb, insert);
+			inserted = true;
+		}
+		if (r >= 0 && !drop(&p)) {
+			r = sb.len ? strbuf_appendc(&sb, ' ') : 0;
+			if (r >= 0)
+				r = strbuf_appendn(&sb, p.raw, p.rawlen);
+		}
+		param_release(&p);
+		if (r < 0)
+			break;
+	}
+	if (r >= 0 && !inserted) {
+		r = sb.len ? strbuf_appendc(&sb, ' ') : 0;
+		if (r >= 0)
+			r = strbuf_append(&sb, insert);
+	}
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*ret = strbuf_steal(&sb);
+	return *ret ? 0 : -ENOMEM;
+}
+
+/* The options of @line that df_cmdline_update() replaces, as written (added to @ret). */
+static int computed(const char *line, struct strv *ret)
+{
+	bool dashes = false;
+	struct param p;
+	int r;
+
+	while ((r = next_param(&line, &dashes, &p)) > 0) {
+		_cleanup_free_ char *raw = computed_param(&p) ? strndup(p.raw, p.rawlen) : NULL;
+
+		if (computed_param(&p))
+			r = raw ? strv_push(ret, raw) : -ENOMEM;
+		param_release(&p);
+		if (r < 0)
+			return r;
+	}
+	return r;
+}
+
+int df_cmdline_replaced(const char *line, const char *options, char **ret)
+{
+	struct strv old = STRV_INIT, new = STRV_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int r = computed(line, &old);
+
+	if (r >= 0)
+		r = computed(options, &new);
+	for (size_t i = 0; r >= 0 && i < old.n; i++)
+		if (!strv_contains(&new, old.v[i]))
+			r = strbuf_appendf(&sb, "%s\n", old.v[i]);
+	strv_release(&old);
+	strv_release(&new);
+	*ret = r >= 0 ? strbuf_steal(&sb) : NULL;
+	if (r >= 0 && !*ret)
+		r = -ENOMEM;
+	strbuf_release(&sb);
+	return r < 0 ? r : 0;
+}
+
+int df_cmdline_update(const char *line, const char *options, char **ret)
+{
+	return rebuild(line, computed_param, options, ret);
+}
+
+int df_cmdline_running(struct df_ctx *ctx, char **ret)
+{
+	char buf[4096];
+	ssize_t n = df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return rebuild(buf, not_carried, NULL, ret);
+}
+
 int df_cmdline_rest(struct df_ctx *ctx, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -206,6 +322,9 @@ int df_cmdline_rest(struct df_ctx *ctx, char **ret)
 	ssize_t n;
 	int r;
 
+	/* A line the next boot starts from keeps all but the options computed anew. */
+	if (df_ctx_get_cmdline(ctx))
+		return rebuild(df_ctx_get_cmdline(ctx), computed_param, NULL, ret);
 	n = df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf));
 	if (n < 0)
 		buf[0] = '\0';

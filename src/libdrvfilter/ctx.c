@@ -12,6 +12,8 @@ struct df_ctx {
 	int refcount;
 	char *sysroot; /* NULL: the running system */
 	char *modules_root; /* NULL: /lib/modules under the sysroot */
+	char *kernel; /* NULL: the system's own kernel release */
+	char *cmdline; /* NULL: the system's /proc/cmdline */
 	df_log_fn log_fn;
 	void *log_data;
 	int log_priority;
@@ -54,6 +56,8 @@ struct df_ctx *df_ctx_unref(struct df_ctx *ctx)
 		return NULL;
 	free(ctx->sysroot);
 	free(ctx->modules_root);
+	free(ctx->kernel);
+	free(ctx->cmdline);
 	free(ctx);
 	return NULL;
 }
@@ -74,20 +78,47 @@ const char *df_ctx_get_sysroot(const struct df_ctx *ctx)
 	return ctx->sysroot;
 }
 
-int df_ctx_set_modules_root(struct df_ctx *ctx, const char *root)
+static int set_string(char **field, const char *value)
 {
 	char *copy = NULL;
 
-	if (root && !(copy = strdup(root)))
+	if (value && !(copy = strdup(value)))
 		return -ENOMEM;
-	free(ctx->modules_root);
-	ctx->modules_root = copy;
+	free(*field);
+	*field = copy;
 	return 0;
+}
+
+int df_ctx_set_modules_root(struct df_ctx *ctx, const char *root)
+{
+	return set_string(&ctx->modules_root, root);
 }
 
 const char *df_ctx_get_modules_root(const struct df_ctx *ctx)
 {
 	return ctx->modules_root;
+}
+
+int df_ctx_set_kernel(struct df_ctx *ctx, const char *release)
+{
+	if (release && df_sysfs_name_check(release) < 0)
+		return -EINVAL;
+	return set_string(&ctx->kernel, release);
+}
+
+const char *df_ctx_get_kernel(const struct df_ctx *ctx)
+{
+	return ctx->kernel;
+}
+
+int df_ctx_set_cmdline(struct df_ctx *ctx, const char *cmdline)
+{
+	return set_string(&ctx->cmdline, cmdline);
+}
+
+const char *df_ctx_get_cmdline(const struct df_ctx *ctx)
+{
+	return ctx->cmdline;
 }
 
 char *df_ctx_path(const struct df_ctx *ctx, const char *path)

@@ -175,8 +175,16 @@ int df_dir_list_links(int dirfd, struct df_names *ret);
 /* The subdirectories of @rel (links to directories are not followed), sorted. */
 int df_dir_list_dirs(int dirfd, const char *rel, struct df_names *ret);
 void df_names_release(struct df_names *names);
-/* The kernel release: uname(2), or /proc/sys/kernel/osrelease under a sysroot. */
+/*
+ * The kernel release: the one df_ctx_set_kernel() named, else uname(2), or
+ * /proc/sys/kernel/osrelease under a sysroot.
+ */
 int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size);
+/*
+ * Whether the context names a kernel (df_ctx_set_kernel()) that is not the
+ * one the system runs: its kallsyms, kernel log and drivers are not there.
+ */
+bool df_kernel_is_other(const struct df_ctx *ctx);
 
 /* ---- inventory.c: pieces the enforcement walk shares ---- */
 
@@ -328,7 +336,11 @@ void df_trace_release(struct df_trace *t);
 /* The names module_init() gave the init function of the module file @path (added to @names). */
 int df_module_init_names(const char *path, struct strv *names);
 
-/* cmdline-opts.c: the target's command line without the options drvfilter sets or a recording adds. */
+/*
+ * cmdline-opts.c: the target's command line without the options drvfilter
+ * sets or a recording adds; a line set with df_ctx_set_cmdline() without the
+ * options cmdline computes (filter_*, initcall_blacklist, module_blacklist).
+ */
 int df_cmdline_rest(struct df_ctx *ctx, char **ret);
 
 /* lint.c: warnings about rules that conflict or cannot match. */

@@ -47,6 +47,22 @@ const char *df_ctx_get_sysroot(const struct df_ctx *ctx);
  */
 int df_ctx_set_modules_root(struct df_ctx *ctx, const char *root);
 const char *df_ctx_get_modules_root(const struct df_ctx *ctx);
+/*
+ * Another kernel than the system's own (one being installed): its release
+ * names the module tree (/lib/modules/RELEASE) and /boot/config-RELEASE;
+ * kallsyms and the kernel log, which are the running kernel's, then tell
+ * nothing about it. NULL: the system's own again. 0, -EINVAL for a name that
+ * is no kernel release, or -ENOMEM.
+ */
+int df_ctx_set_kernel(struct df_ctx *ctx, const char *release);
+const char *df_ctx_get_kernel(const struct df_ctx *ctx);
+/*
+ * The command line the next boot starts from (a file such as
+ * /etc/kernel/cmdline), instead of the system's /proc/cmdline, for the room
+ * boot options leave. NULL: /proc/cmdline again. 0 or -ENOMEM.
+ */
+int df_ctx_set_cmdline(struct df_ctx *ctx, const char *cmdline);
+const char *df_ctx_get_cmdline(const struct df_ctx *ctx);
 /* @path (absolute) under the context's sysroot, as a new string; NULL when out of memory. */
 char *df_ctx_path(const struct df_ctx *ctx, const char *path);
 /*
@@ -781,6 +797,20 @@ const char *df_action_label(const struct df_action *a, bool audit);
 int df_cmdline_override(struct df_ctx *ctx);
 /* The same for the command line @cmdline, which it cuts up in place. */
 int df_cmdline_has_override(char *cmdline);
+/*
+ * A command line kept in a file (/etc/kernel/cmdline, which kernel-install
+ * and the unified kernel image builders take), for cmdline --update:
+ * df_cmdline_update() gives @line with the options cmdline computes
+ * (filter_*, initcall_blacklist=, module_blacklist=) replaced by @options,
+ * which go before "--" (after it the kernel hands them to init) or at the
+ * end; df_cmdline_replaced() the options of @line it replaces by others, one
+ * per line ("" when none); df_cmdline_running() the running kernel's line
+ * less what the boot loader added (BOOT_IMAGE=, initrd=) and drvfilter's and
+ * a recording boot's options. 0, -ENOMEM, or -errno reading /proc/cmdline.
+ */
+int df_cmdline_update(const char *line, const char *options, char **ret);
+int df_cmdline_replaced(const char *line, const char *options, char **ret);
+int df_cmdline_running(struct df_ctx *ctx, char **ret);
 
 /* ---- measurement: the event apply extends, and its log ---- */
 

@@ -227,7 +227,8 @@ static int only_module_tree(const struct df_ctx *ctx, char *buf, size_t size)
 	return n == 1 ? 0 : -ENOENT;
 }
 
-int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
+/* The release of the kernel the system runs (or a recording ran). */
+static int own_release(const struct df_ctx *ctx, char *buf, size_t size)
 {
 	struct utsname u;
 	ssize_t n;
@@ -246,6 +247,26 @@ int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
 		return -ENAMETOOLONG;
 	strcpy(buf, u.release);
 	return 0;
+}
+
+int df_osrelease(const struct df_ctx *ctx, char *buf, size_t size)
+{
+	const char *kernel = df_ctx_get_kernel(ctx);
+
+	if (!kernel)
+		return own_release(ctx, buf, size);
+	if (strlen(kernel) >= size)
+		return -ENAMETOOLONG;
+	strcpy(buf, kernel);
+	return 0;
+}
+
+bool df_kernel_is_other(const struct df_ctx *ctx)
+{
+	const char *kernel = df_ctx_get_kernel(ctx);
+	char own[DF_NAME_MAX + 1];
+
+	return kernel && (own_release(ctx, own, sizeof(own)) < 0 || !streq(own, kernel));
 }
 
 /* The entries of @d that @keep says to, sorted, their unsafe names counted. */

@@ -8,9 +8,11 @@
  * did not fit and what boot options cannot cover on standard error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -19,6 +21,16 @@
 #include "strbuf.h"
 
 static long arg_max_bytes;
+static const char *arg_kernel;
+static const char *arg_update;
+
+/* --update's file as read: its line (or the running one's), whether it was there, its mode. */
+static struct {
+	char *line;
+	char *raw; /* as the file held it */
+	bool exists;
+	mode_t mode;
+} base;
 
 /* ---- GRUB and dracut snippets ---- */
 
@@ -282,13 +294,21 @@ static void report(const struct df_bootopts *b)
 			 arg_sysroot ? " under the sysroot" : "");
 		return;
 	}
-	log_info("kernel %s (%s): %zu init calls in kallsyms; %s", ctl_esc(&a, b->release),
-		 b->patched  ? "patched: the driver filter"
-		 : b->filter ? "not known to lack the driver filter: filter_* included"
-			     : "stock: no driver filter",
-		 b->ninitcalls,
-		 b->trace ? "an init-call trace ties built-in drivers to them"
-			  : "no init-call trace");
+	if (arg_kernel && !b->initcalls)
+		/* Another kernel than the one running: its kallsyms is not there to count. */
+		log_info("kernel %s (%s): installed, not running; options from its module tree",
+			 ctl_esc(&a, b->release),
+			 b->patched  ? "patched: the driver filter"
+			 : b->filter ? "not known to lack the driver filter: filter_* included"
+				     : "stock: no driver filter");
+	else
+		log_info("kernel %s (%s): %zu init calls in kallsyms; %s", ctl_esc(&a, b->release),
+			 b->patched  ? "patched: the driver filter"
+			 : b->filter ? "not known to lack the driver filter: filter_* included"
+				     : "stock: no driver filter",
+			 b->ninitcalls,
+			 b->trace ? "an init-call trace ties built-in drivers to them"
+				  : "no init-call trace");
 	if (b->record_skipped)
 		log_info("the recording left %zu entries out (see its drvfilter-record): what it "
 			 "lacks is not covered",
@@ -381,6 +401,130 @@ static void print_json(const struct df_bootopts *b)
 	json_finish(&j);
 }
 
+/* ---- --update FILE: the line kernel-install and UKI builders take ---- */
+
+/*
+ * The line --update starts from: FILE's (newlines are blanks, as
+ * kernel-install reads it), or, when there is none yet, the running
+ * kernel's without what the boot loader added. A symbolic link, a FIFO or a
+ * file with a NUL is refused: the file is replaced whole.
+ */
+static int read_base(void)
+{
+	_cleanup_free_ char *text = NULL;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	size_t len, quotes = 0;
+	int r;
+
+	fd = open(arg_update, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT) {
+		r = df_cmdline_running(ctl_ctx, &base.line);
+		if (r < 0)
+			return ctl_error_errno(r,
+					       "cannot read the running kernel's command line, "
+					       "which %s would start from: %m",
+					       arg_update);
+		base.mode = 0644;
+		return EXIT_FINE;
+	}
+	if (fd < 0 && errno == ELOOP)
+		return ctl_error_errno(-ELOOP, "%s is a symbolic link: --update replaces a file",
+				       arg_update);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return ctl_error_errno(-errno, "cannot read %s: %m", arg_update);
+	if (!S_ISREG(st.st_mode))
+		return ctl_error_errno(-EINVAL, "%s is not a regular file", arg_update);
+	r = df_read_full_fd(fd, 4 * DF_KERNEL_CMDLINE_MAX, &text, &len);
+	if (r == -EFBIG)
+		return ctl_error_errno(r, "%s is longer than a kernel command line can be",
+				       arg_update);
+	if (r < 0)
+		return ctl_error_errno(r, "cannot read %s: %m", arg_update);
+	if (memchr(text, '\0', len))
+		return ctl_error_errno(-EBADMSG, "%s holds a NUL byte: not a command line",
+				       arg_update);
+	/*
+	 * Where the kernel would read the line otherwise than drvfilter does,
+	 * the options could end up inside another value, or after a "--" the
+	 * kernel sees, as init's.
+	 */
+	if (memchr(text, 0xa0, len))
+		return ctl_error_errno(-EBADMSG,
+				       "%s holds a no-break space (byte 0xA0), where the kernel "
+				       "splits the line; replace it with a space",
+				       arg_update);
+	for (size_t i = 0; i < len; i++)
+		quotes += text[i] == '"';
+	if (quotes % 2)
+		return ctl_error_errno(-EBADMSG,
+				       "%s has a quote that is never closed: the kernel would take "
+				       "the options added after it for part of that value",
+				       arg_update);
+	base.raw = strdup(text);
+	if (!base.raw)
+		return ctl_oom();
+	for (char *c = text; *c; c++)
+		if (*c == '\n' || *c == '\r' || *c == '\t')
+			*c = ' ';
+	base.line = TAKE_PTR(text);
+	base.exists = true;
+	base.mode = st.st_mode & 07777;
+	return EXIT_FINE;
+}
+
+/* Each option of FILE's that @options replaces by another (drvfilter owns them there). */
+static int note_replaced(const char *options)
+{
+	_cleanup_free_ char *replaced = NULL;
+	int r = df_cmdline_replaced(base.line, options, &replaced);
+
+	if (r < 0)
+		return r;
+	for (char *save = NULL, *o = strtok_r(replaced, "\n", &save); o;
+	     o = strtok_r(NULL, "\n", &save))
+		log_info("%s: '%.*s%s' replaced: drvfilter's options there follow the policy (a "
+			 "module to keep out goes into its [deny])",
+			 arg_update, 60, o, strlen(o) > 60 ? "..." : "");
+	return 0;
+}
+
+/* FILE with drvfilter's earlier options replaced by @options (none: they go). */
+static int write_update(const char *options)
+{
+	_cleanup_free_ char *line = NULL, *text = NULL, *copy = NULL;
+	int r = df_cmdline_update(base.line, options, &line);
+
+	if (r >= 0)
+		r = note_replaced(options);
+	if (r < 0)
+		return ctl_oom();
+	copy = strdup(line);
+	if (!copy)
+		return ctl_oom();
+	if (df_cmdline_has_override(copy))
+		log_info("%s sets drvfilter=off: a kernel booted with it runs without drvfilter",
+			 arg_update);
+	if (strlen(line) > DF_KERNEL_CMDLINE_MAX - 1) {
+		log_error("%s would hold %zu bytes, more than the %d of a kernel command line; "
+			  "nothing written",
+			  arg_update, strlen(line), DF_KERNEL_CMDLINE_MAX - 1);
+		return EXIT_ERROR;
+	}
+	if (asprintf(&text, "%s\n", line) < 0)
+		return ctl_oom();
+	if (base.exists && streq(text, base.raw)) {
+		log_info("%s already holds these options: unchanged", arg_update);
+		return EXIT_FINE;
+	}
+	r = ctl_install_file(arg_update, text, strlen(text), base.mode);
+	if (r < 0)
+		return ctl_error_errno(r, "cannot write %s: %m", arg_update);
+	log_info("%s %s: %zu bytes, %zu of them drvfilter's options", arg_update,
+		 base.exists ? "updated" : "written", strlen(line), strlen(options));
+	return EXIT_FINE;
+}
+
 /*
  * No option that stops what the target boots from (its root file system's
  * drivers, its console's, its TPM's): EXIT_FINE, or EXIT_ERROR with why.
@@ -406,12 +550,50 @@ static int guard_boot(const struct df_policy *p)
 	return r;
 }
 
-static int run(int argc, char **argv)
+/* --kernel and --update: the kernel the options are for and the line they go into. */
+static int setup_target(void)
+{
+	int r;
+
+	if (arg_update &&
+	    (arg_json != JSON_OFF || (arg_format && !ctl_format_is("kernel-cmdline"))))
+		return ctl_usage_error("--update writes the kernel-cmdline format only");
+	if (arg_kernel) {
+		_cleanup_free_ char *rel = NULL, *tree = NULL;
+
+		r = df_ctx_set_kernel(ctl_ctx, arg_kernel);
+		if (r == -EINVAL)
+			return ctl_usage_error("--kernel needs a kernel release, such as %s",
+					       "6.1.0-28-amd64");
+		if (r < 0)
+			return ctl_oom();
+		/* Its module tree is what its options are computed from: no tree, no options. */
+		if (asprintf(&rel, "/lib/modules/%s", arg_kernel) < 0 ||
+		    !(tree = df_ctx_path(ctl_ctx, rel)))
+			return ctl_oom();
+		if (access(tree, F_OK) < 0)
+			return ctl_error_errno(-errno, "kernel %s: no module tree %s: %m",
+					       arg_kernel, tree);
+	}
+	if (arg_update) {
+		r = read_base();
+		if (r)
+			return r;
+		if (df_ctx_set_cmdline(ctl_ctx, base.line) < 0)
+			return ctl_oom();
+	}
+	return EXIT_FINE;
+}
+
+static int compute(void)
 {
 	_cleanup_(df_bootopts_freep) struct df_bootopts *b = NULL;
 	struct df_policy *p = NULL;
 	int r;
 
+	r = setup_target();
+	if (r)
+		return r;
 	/* Runtime changes (drvfilterctl allow/deny) end at reboot: not on the next boot's line. */
 	r = ctl_load_boot_policy(&p);
 	if (r)
@@ -421,6 +603,8 @@ static int run(int argc, char **argv)
 		df_policy_free(p);
 		log_info("the policy is in audit mode: boot options would enforce it, so there "
 			 "are none; set mode = auto, kernel or fallback first");
+		if (arg_update)
+			return write_update("");
 		if (arg_json != JSON_OFF)
 			printf("{\"cmdline\":\"\",\"audit\":true}\n");
 		return EXIT_FINE;
@@ -465,6 +649,16 @@ static int run(int argc, char **argv)
 		return EXIT_FINE;
 	}
 	report(b);
+	/* Denied code the options would name, and none of it fits: refuse, rather than drop. */
+	if (arg_update && !*b->line && b->nentries) {
+		log_error("no boot option fits into %s: the rest of its line takes %zu of %d bytes "
+			  "(see above); nothing written",
+			  arg_update, strlen(b->rest) + (*b->rest ? 1 : 0),
+			  DF_KERNEL_CMDLINE_MAX - 1);
+		return EXIT_ERROR;
+	}
+	if (arg_update)
+		return write_update(b->line);
 	if (!*b->line) {
 		bool none = !b->nentries && !b->nuncovered;
 
@@ -510,12 +704,25 @@ static int run(int argc, char **argv)
 	return EXIT_FINE;
 }
 
+static int run(int argc, char **argv)
+{
+	int r = compute();
+
+	free(base.line);
+	free(base.raw);
+	return r;
+}
+
 enum {
 	ARG_MAX_BYTES = CTL_ARG_VERB,
+	ARG_KERNEL,
+	ARG_UPDATE,
 };
 
 static const struct option options[] = {
 	{ "max-bytes", required_argument, NULL, ARG_MAX_BYTES },
+	{ "kernel", required_argument, NULL, ARG_KERNEL },
+	{ "update", required_argument, NULL, ARG_UPDATE },
 	{},
 };
 
@@ -525,6 +732,16 @@ static int parse(int opt, const char *arg)
 {
 	char *end;
 
+	if (opt == ARG_KERNEL) {
+		arg_kernel = arg;
+		return EXIT_FINE;
+	}
+	if (opt == ARG_UPDATE) {
+		if (!*arg)
+			return ctl_usage_error("--update needs a file");
+		arg_update = arg;
+		return EXIT_FINE;
+	}
 	errno = 0;
 	arg_max_bytes = strtol(arg, &end, 10);
 	if (errno || *end || end == arg || arg_max_bytes < 1 ||
@@ -536,7 +753,10 @@ static int parse(int opt, const char *arg)
 
 static const char help[] =
 	"      --max-bytes N      at most N bytes of options (default: what the target's\n"
-	"                         command line leaves, less a tenth kept free)\n";
+	"                         command line leaves, less a tenth kept free)\n"
+	"      --kernel RELEASE   for that installed kernel (its /lib/modules/RELEASE)\n"
+	"      --update FILE      replace drvfilter's options in FILE (/etc/kernel/cmdline);\n"
+	"                         a new FILE starts from the running kernel's line\n";
 
 const struct ctl_verb ctl_verb_cmdline = {
 	.name = "cmdline",

@@ -3,8 +3,8 @@
 # (udev's, dracut's, systemd's and bash-completion's directories from their
 # pkg-config files, initramfs-tools', sbin, man5/man8, /etc) and nothing else,
 # the unit linked into sysinit.target.wants; the udev rule, the dracut
-# modules, the initramfs-tools hook and scripts and the unit
-# name the helper where it was installed, also under
+# modules, the initramfs-tools hook and scripts, the kernel-install plugin
+# and the unit name the helper where it was installed, also under
 # another --prefix; an /etc/drvfilter.conf that is there already is kept; the
 # installed drvfilterctl accepts the installed policy.
 # Usage: destdir.sh BUILD-DIR
@@ -27,6 +27,7 @@ units=${units:-/lib/systemd/system}
 completions=$(var bash-completion completionsdir)
 completions=${completions:-/usr/share/bash-completion/completions}
 itools=/usr/share/initramfs-tools
+kinstall=/usr/lib/kernel/install.d
 
 DESTDIR=$tmp/usr-tree cmake --install "$build" --prefix /usr >"$tmp/log" 2>&1 || { cat "$tmp/log" && exit 1; }
 (cd "$tmp/usr-tree" && find . ! -type d \( -type l -printf '%p -> %l\n' -o -printf '%p\n' \) |
@@ -40,6 +41,8 @@ LC_ALL=C sort >"$tmp/want" <<EOT
 /usr/share/drvfilter/profiles/azure.conf
 /usr/share/drvfilter/profiles/gcp.conf
 /usr/share/drvfilter/profiles/virtio.conf
+/usr/share/drvfilter/mkosi/mkosi.conf.d/50-drvfilter/mkosi.conf
+/usr/share/drvfilter/mkosi/mkosi.conf.d/50-drvfilter/mkosi.postinst
 /usr/share/man/man5/drvfilter.conf.5
 /usr/share/man/man8/drvfilter-apply.8
 /usr/share/man/man8/drvfilterctl.8
@@ -58,12 +61,14 @@ $units/sysinit.target.wants/drvfilter-apply-initrd.service -> ../drvfilter-apply
 $itools/hooks/zz-drvfilter
 $itools/scripts/init-bottom/drvfilter
 $itools/scripts/init-top/drvfilter
+$kinstall/15-drvfilter.install
 EOT
 diff -u "$tmp/want" "$tmp/got" || no "the installed files differ from the expected layout"
 root=$tmp/usr-tree
 for f in usr/sbin/drvfilter-apply usr/sbin/drvfilterctl "${dracut#/}/90drvfilter/module-setup.sh" \
 	"${dracut#/}/99drvfilter-blacklist/module-setup.sh" "${itools#/}/hooks/zz-drvfilter" \
-	"${itools#/}/scripts/init-top/drvfilter" "${itools#/}/scripts/init-bottom/drvfilter"; do
+	"${itools#/}/scripts/init-top/drvfilter" "${itools#/}/scripts/init-bottom/drvfilter" \
+	"${kinstall#/}/15-drvfilter.install" usr/share/drvfilter/mkosi/mkosi.conf.d/50-drvfilter/mkosi.postinst; do
 	[ -x "$root/$f" ] || no "$f is not executable"
 done
 [ "$(stat -c %a "$root/etc/drvfilter.conf")" = 644 ] || no "/etc/drvfilter.conf is not 0644"
@@ -79,6 +84,9 @@ for s in init-top init-bottom; do
 	grep -q '/usr/sbin/drvfilter-apply' "$root$itools/scripts/$s/drvfilter" ||
 		no "the initramfs-tools $s script does not run /usr/sbin/drvfilter-apply"
 done
+# shellcheck disable=SC2016 # the plugin's own text, $prefix unexpanded
+grep -q '^ctl="$prefix/usr/sbin/drvfilterctl"$' "$root$kinstall/15-drvfilter.install" ||
+	no "the kernel-install plugin does not run /usr/sbin/drvfilterctl"
 grep -q '^ExecStart=/usr/sbin/drvfilter-apply --real-root$' "$root$units/drvfilter-apply.service" ||
 	no "the unit does not run /usr/sbin/drvfilter-apply --real-root"
 grep -q '^ExecStart=/usr/sbin/drvfilter-apply$' "$root$units/drvfilter-apply-initrd.service" ||
@@ -88,7 +96,8 @@ grep -q "\$prefix$units/\$unit" "$root$dracut/90drvfilter/module-setup.sh" ||
 grep -q '@[A-Z_]*@' "$root$dracut/90drvfilter/module-setup.sh" "$root$udev/rules.d/90-drvfilter.rules" \
 	"$root$dracut/90drvfilter/drvfilter-pivot-hook.sh" "$root$dracut/99drvfilter-blacklist/module-setup.sh" \
 	"$root$units/drvfilter-apply.service" "$root$units/drvfilter-apply-initrd.service" "$root$itools/hooks/zz-drvfilter" \
-	"$root$itools/scripts/init-top/drvfilter" "$root$itools/scripts/init-bottom/drvfilter" &&
+	"$root$itools/scripts/init-top/drvfilter" "$root$itools/scripts/init-bottom/drvfilter" \
+	"$root$kinstall/15-drvfilter.install" &&
 	no "a placeholder was left unconfigured"
 "$root/usr/sbin/drvfilterctl" check "$root/etc/drvfilter.conf" >/dev/null ||
 	no "the installed drvfilterctl refuses the installed policy"
