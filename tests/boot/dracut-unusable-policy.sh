@@ -1,13 +1,15 @@
 #!/bin/sh
 # Once drvfilter is installed, dracut never builds an initramfs without it:
-# with dracut's default set of modules, a policy that is missing, a
-# directory, a dangling link or unreadable, an invalid drop-in, a helper that
-# is missing, a part dracut cannot copy into the image, or the image's own
-# blacklist module left out stops the run with a message naming the problem,
-# and no image is written; the policy's drop-ins go into the image with it;
-# a list of modules that does not name drvfilter (-m) still gets it (the
-# package's dracut.conf.d file); a usable policy gives an image with
-# drvfilter in it.
+# a policy that is missing, a directory, a dangling link or unreadable, an
+# invalid drop-in, a helper that is missing, a part dracut cannot copy into
+# the image, or the image's own blacklist module left out stops the run with
+# a message naming the problem, and no image is written; the policy's
+# drop-ins go into the image with it; a list of modules that does not name
+# drvfilter (-m) still gets it (the package's dracut.conf.d file); a usable
+# policy gives an image with drvfilter in it. The missing policy and the
+# usable one run with dracut's default set of modules; the other refusals,
+# which drvfilter's install() decides whatever came before it, with -m base
+# (a few seconds each instead of ten).
 #   dracut-unusable-policy.sh BUILD-DIR
 set -u
 command -v dracut >/dev/null || { echo "dracut is missing: scripts/install-deps boot" >&2; exit 77; }
@@ -76,20 +78,20 @@ cp -a "$stage/." "$tmp/nohelper/"
 rm "$tmp/nohelper/usr/sbin/drvfilter-apply"
 
 refused missing "the policy $tmp/absent.conf is missing" "$stage" "$tmp/absent.conf"
-refused directory "the policy $tmp/policy.d is not a regular file" "$stage" "$tmp/policy.d"
-refused dangling "the policy $tmp/dangling.conf is a dangling symbolic link" "$stage" "$tmp/dangling.conf"
+refused directory "the policy $tmp/policy.d is not a regular file" "$stage" "$tmp/policy.d" -m base
+refused dangling "the policy $tmp/dangling.conf is a dangling symbolic link" "$stage" "$tmp/dangling.conf" -m base
 # Root reads any file; this one fails with EIO.
-refused unreadable "/proc/self/mem is not a valid policy" "$stage" /proc/self/mem
+refused unreadable "/proc/self/mem is not a valid policy" "$stage" /proc/self/mem -m base
 grep -q "cannot read: Input/output error" "$tmp/unreadable.log" || no "unreadable: check's reason is missing"
-refused no-helper "drvfilter-apply is missing" "$tmp/nohelper" "$policy"
+refused no-helper "drvfilter-apply is missing" "$tmp/nohelper" "$policy" -m base
 # A policy check accepts but dracut-install cannot copy (a relative path):
 # dracut only logs FAILED and would write an image without the policy.
-(cd "$tmp" && refused not-installed "cannot put policy.conf into the image" "$stage" policy.conf)
+(cd "$tmp" && refused not-installed "cannot put policy.conf into the image" "$stage" policy.conf -m base)
 # Without 99drvfilter-blacklist, what loads modules before the hook is not
 # filtered: drvfilter requires it rather than depending on it, since dracut
 # drops a module whose dependency is omitted with only a line in its log.
 refused no-early-blacklist "drvfilter-blacklist module is missing or omitted" "$stage" "$policy" \
-	--omit drvfilter-blacklist
+	-m base --omit drvfilter-blacklist
 
 if run usable "$stage" "$policy"; then
 	carries usable
@@ -101,7 +103,7 @@ fi
 mkdir -p "$tmp/set/drvfilter.conf.d"
 cp "$policy" "$tmp/set/drvfilter.conf"
 printf '[deny]\npci = e1000\n' >"$tmp/set/drvfilter.conf.d/10-nic.conf"
-if run dropins "$stage" "$tmp/set/drvfilter.conf"; then
+if run dropins "$stage" "$tmp/set/drvfilter.conf" -m base; then
 	carries dropins
 	grep -q 'etc/drvfilter.conf.d/10-nic.conf$' "$tmp/dropins.list" ||
 		no "dropins: the image lacks etc/drvfilter.conf.d/10-nic.conf"
@@ -109,7 +111,7 @@ else
 	no "dropins: dracut failed with a usable set" && tail -n 15 "$tmp/dropins.log"
 fi
 printf '[deny]\npci = e1000\npci = e1000e\n' >"$tmp/set/drvfilter.conf.d/20-twice.conf"
-refused bad-dropin "$tmp/set/drvfilter.conf is not a valid policy" "$stage" "$tmp/set/drvfilter.conf"
+refused bad-dropin "$tmp/set/drvfilter.conf is not a valid policy" "$stage" "$tmp/set/drvfilter.conf" -m base
 if [ ! -e "$stage$confdir/50-drvfilter.conf" ]; then
 	no "no $confdir/50-drvfilter.conf is installed"
 elif run module-list "$stage" "$policy" --modules base; then
