@@ -6,11 +6,14 @@
 # (debian/tests, from the source package build-deb.sh built) with the chroot
 # runner, and apt purges it. dracut serves the update-initramfs trigger there,
 # so the install's rebuilt initramfs must carry the policy and the helper, and
-# the purge's no longer carry drvfilter (a minute or so each). Then dracut is
-# removed (dracut-core stays, which serves no trigger) and the package
-# installed and purged again: both must tell the admin to rebuild the
-# initramfs. The host's /etc, /usr and dpkg database are neither read for the
-# checks nor written: chroot, mounts and apt all run in a mount and PID
+# the purge's no longer carry drvfilter (a minute or so each). Then
+# initramfs-tools replaces dracut and serves the trigger: the install's
+# rebuilt image carries drvfilter, the purge's does not. Last, initramfs-tools
+# is removed too (dracut-core stays, which serves no trigger), and the
+# package installed and purged again: both must tell the admin to rebuild
+# the initramfs. Each install and removal says which builder rebuilds the
+# images, if any. The host's /etc, /usr and dpkg database are neither read
+# for the checks nor written: chroot, mounts and apt all run in a mount and PID
 # namespace of their own (unshare), in a temporary directory that goes at the
 # end. Root only (chroot, mount); skipped (77) otherwise, or when a tool is
 # missing (scripts/install-deps deb).
@@ -81,6 +84,8 @@ sleep 1
 in_root apt-get install -y -q "$deb_in_root" >"$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log" && no "apt install $(basename "$deb") failed"; }
 installed drvfilter || no "drvfilter is not installed after apt install"
+grep -q 'drvfilter: dracut rebuilds every initramfs with drvfilter' "$tmp/install.log" ||
+	no "the install did not say that dracut rebuilds the initramfs"
 [ -L "$root/lib/systemd/system/sysinit.target.wants/drvfilter-apply.service" ] ||
 	no "drvfilter-apply.service is not pulled in by sysinit.target"
 for kver in $kernels; do
@@ -117,18 +122,52 @@ purged() {
 	done
 }
 purged
+grep -q 'drvfilter: dracut rebuilds every initramfs without drvfilter' "$tmp/purge.log" ||
+	no "the removal did not say that dracut rebuilds the initramfs"
 # The removal's trigger rebuilt them again, without drvfilter.
 for kver in $kernels; do
 	in_root lsinitrd "/boot/initrd.img-$kver" | grep -q 'drvfilter-apply\|etc/drvfilter\.conf$\|90drvfilter' &&
 		no "/boot/initrd.img-$kver still carries drvfilter after the purge"
 done
 
-# With dracut-core alone nothing rebuilds the initramfs: the admin is told.
-in_root apt-get remove -y -q dracut >"$tmp/remove.log" 2>&1 ||
-	{ cat "$tmp/remove.log" && no "apt-get remove dracut failed"; }
-installed dracut-core || no "removing dracut took dracut-core with it"
+# initramfs-tools serves the trigger in dracut's place (Debian's and
+# Ubuntu's default builder): apt replaces dracut with it (they conflict) and
+# keeps the kernel, which needs one of them; MODULES=list keeps its images
+# small.
+echo MODULES=list >"$root/etc/initramfs-tools/conf.d/zz-test-small" || exit 1
+in_root sh -c 'apt-get install -y -q /root/initramfs-tools_*.deb' >"$tmp/itools.log" 2>&1 ||
+	{ cat "$tmp/itools.log" && no "apt install initramfs-tools failed"; }
+installed dracut && no "installing initramfs-tools left dracut installed"
+touch "$tmp/start"
+sleep 1
 in_root apt-get install -y -q "$deb_in_root" >"$tmp/install.log" 2>&1 ||
-	{ cat "$tmp/install.log" && no "apt install $(basename "$deb") without dracut failed"; }
+	{ cat "$tmp/install.log" && no "apt install $(basename "$deb") with initramfs-tools failed"; }
+grep -q "drvfilter: initramfs-tools rebuilds the newest kernel's initramfs with drvfilter" "$tmp/install.log" ||
+	no "the install did not say that initramfs-tools rebuilds the initramfs"
+for kver in $kernels; do
+	img=/boot/initrd.img-$kver
+	[ -n "$(find "$root$img" -newer "$tmp/start" 2>/dev/null)" ] ||
+		no "initramfs-tools' trigger did not rebuild $img"
+	in_root lsinitramfs "$img" >"$tmp/list" 2>&1
+	for f in usr/sbin/drvfilter-apply etc/drvfilter.conf scripts/init-top/drvfilter; do
+		grep -qx "$f" "$tmp/list" || no "initramfs-tools' $img does not carry /$f"
+	done
+done
+purged
+grep -q "drvfilter: initramfs-tools rebuilds the newest kernel's initramfs without drvfilter" "$tmp/purge.log" ||
+	no "the removal did not say that initramfs-tools rebuilds the initramfs"
+for kver in $kernels; do
+	in_root lsinitramfs "/boot/initrd.img-$kver" | grep -q 'drvfilter' &&
+		no "initramfs-tools' /boot/initrd.img-$kver still carries drvfilter after the purge"
+done
+
+# With dracut-core alone nothing rebuilds the initramfs: the admin is told.
+# (The kernel goes with initramfs-tools: it needs a builder.)
+in_root apt-get remove -y -q initramfs-tools >"$tmp/remove.log" 2>&1 ||
+	{ cat "$tmp/remove.log" && no "apt-get remove initramfs-tools failed"; }
+installed dracut-core || no "removing initramfs-tools took dracut-core with it"
+in_root apt-get install -y -q "$deb_in_root" >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log" && no "apt install $(basename "$deb") with dracut-core alone failed"; }
 grep -q 'no initramfs carries drvfilter yet' "$tmp/install.log" ||
 	no "the install without dracut did not say the initramfs must be built"
 purged

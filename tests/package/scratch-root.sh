@@ -2,11 +2,14 @@
 # The scratch root the package is installed into (autopkgtest.sh), never the
 # host: Debian 12 minbase with what DEB depends on, systemd as init (dracut's
 # base module takes poweroff and reboot from it), udev, kmod, dracut (which
-# serves the update-initramfs trigger, and dracut-core with it), what
-# autopkgtest needs in a testbed (dpkg-dev unpacks the source, apt-utils
-# publishes the binaries) and Debian's stock kernel installed with apt, so
-# the trigger has an initramfs to rebuild. Its sources.list is emptied: a
-# test run needs nothing from the network and apt cannot reach it.
+# serves the update-initramfs trigger, and dracut-core with it),
+# initramfs-tools-core (mkinitramfs, beside dracut), what autopkgtest needs
+# in a testbed (dpkg-dev unpacks the source, apt-utils publishes the
+# binaries), Debian's stock kernel installed with apt, so the trigger has an
+# initramfs to rebuild, and initramfs-tools' own .deb in /root (it conflicts
+# with dracut: the test installs it once dracut is gone, to serve the
+# trigger in its place). Its sources.list is emptied: a test run needs
+# nothing from the network and apt cannot reach it.
 # Built once with debootstrap and cached as a tarball in the cache's
 # package-root/KEY/, KEY a hash of this script and the package list (a new
 # dependency of the package builds a new root); built in a temporary
@@ -22,7 +25,7 @@ suite=bookworm
 # The package's own dependencies, first of each alternative, no versions.
 depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/:.*//; s/[[:space:]]//g' |
 	grep . | LC_ALL=C sort -u | paste -sd, -)
-include=systemd-sysv,udev,kmod,dracut,dracut-core,dpkg-dev,apt-utils,$depends
+include=systemd-sysv,udev,kmod,dracut,dracut-core,initramfs-tools-core,dpkg-dev,apt-utils,$depends
 key=$( (cat "$0" "$here/scratch-mounts.sh" && echo "$suite $mirror $include") | sha256sum | cut -c1-16)
 dir=$cache/package-root/$key
 
@@ -52,6 +55,8 @@ build() {
 		# its initramfs (without drvfilter).
 		in_root apt-get install -y -q --no-install-recommends linux-image-amd64
 		ls "$root"/boot/initrd.img-* >/dev/null
+		in_root sh -c "cd /root && apt-get download initramfs-tools"
+		ls "$root"/root/initramfs-tools_*.deb >/dev/null
 		in_root apt-get clean
 		rm -rf "$root/var/lib/apt/lists"/*
 		: >"$root/etc/apt/sources.list"
