@@ -803,7 +803,7 @@ static int kernel_patched(struct df_ctx *ctx, const struct df_inventory *inv, co
 {
 	_cleanup_free_ char *sys = NULL, *config = NULL, *rel = NULL, *line = NULL;
 	size_t size = 0;
-	FILE *f;
+	FILE *f = NULL;
 	int found = 0;
 
 	/* The running kernel's filter says nothing of another one being installed. */
@@ -814,11 +814,20 @@ static int kernel_patched(struct df_ctx *ctx, const struct df_inventory *inv, co
 		if (sys && access(sys, F_OK) == 0)
 			return 0;
 	}
-	/* An image's tree without /sys, or another kernel: its config tells. */
-	if (!*release || asprintf(&rel, "/boot/config-%s", release) < 0)
+	/* An image's tree without /sys, or another kernel: its config tells (Debian's, Fedora's). */
+	if (!*release)
 		return -1;
-	config = df_ctx_path(ctx, rel);
-	f = config ? fopen(config, "re") : NULL;
+	for (int i = 0; i < 2 && !f; i++) {
+		free(rel);
+		free(config);
+		config = NULL;
+		if (asprintf(&rel, i ? "/lib/modules/%s/config" : "/boot/config-%s", release) < 0) {
+			rel = NULL;
+			return -1;
+		}
+		config = df_ctx_path(ctx, rel);
+		f = config ? fopen(config, "re") : NULL;
+	}
 	if (!f)
 		return -1;
 	while (!found && getline(&line, &size, f) > 0)

@@ -314,34 +314,12 @@ int df_cmdline_running(struct df_ctx *ctx, char **ret)
 
 int df_cmdline_rest(struct df_ctx *ctx, char **ret)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char buf[4096];
-	const char *s = buf;
-	bool dashes = false;
-	struct param p;
-	ssize_t n;
-	int r;
 
 	/* A line the next boot starts from keeps all but the options computed anew. */
 	if (df_ctx_get_cmdline(ctx))
 		return rebuild(df_ctx_get_cmdline(ctx), computed_param, NULL, ret);
-	n = df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf));
-	if (n < 0)
+	if (df_read_file(ctx, "/proc/cmdline", buf, sizeof(buf)) < 0)
 		buf[0] = '\0';
-	while ((r = next_param(&s, &dashes, &p)) > 0) {
-		if (!own_param(&p)) {
-			r = sb.len ? strbuf_appendc(&sb, ' ') : 0;
-			if (r >= 0)
-				r = strbuf_appendn(&sb, p.raw, p.rawlen);
-		}
-		param_release(&p);
-		if (r < 0)
-			break;
-	}
-	if (r < 0) {
-		strbuf_release(&sb);
-		return r;
-	}
-	*ret = strbuf_steal(&sb);
-	return *ret ? 0 : -ENOMEM;
+	return rebuild(buf, own_param, NULL, ret);
 }
