@@ -35,23 +35,28 @@ for variant in without with; do
 	lsinitrd "$tmp/$variant.cat" | awk '$1 ~ /^[-dlcbps][-rwxsStT]+$/ {print $NF}' | sort >"$tmp/$variant.files"
 done
 size() { stat -c %s "$1"; }
-for comp in cat gzip; do
-	a=$(size "$tmp/without.$comp") b=$(size "$tmp/with.$comp")
-	label=uncompressed
-	[ "$comp" = gzip ] && label=gzip
-	printf '%-13s without %9d B   with %9d B   added %7d B (%d KiB)\n' "$label" "$a" "$b" \
+status=0
+# compare LABEL WITHOUT WITH: the two images' sizes and what drvfilter adds.
+compare() {
+	a=$(size "$2") b=$(size "$3")
+	printf '%-13s without %9d B   with %9d B   added %7d B (%d KiB)\n' "$1" "$a" "$b" \
 		$((b - a)) $(((b - a + 1023) / 1024))
-done
+}
+# target BUILDER WITHOUT WITH: the uncompressed images against the 150 KiB target.
+target() {
+	added=$(($(size "$3") - $(size "$2")))
+	if [ "$added" -le $((150 * 1024)) ]; then
+		echo "$1: target met: $((added / 1024)) KiB <= 150 KiB uncompressed"
+	else
+		echo "$1: target MISSED: $((added / 1024)) KiB > 150 KiB uncompressed"
+		status=1
+	fi
+}
+compare uncompressed "$tmp/without.cat" "$tmp/with.cat"
+compare gzip "$tmp/without.gzip" "$tmp/with.gzip"
 echo "files the module adds:"
 comm -13 "$tmp/without.files" "$tmp/with.files" | sed 's/^/  /'
-added=$(($(size "$tmp/with.cat") - $(size "$tmp/without.cat")))
-status=0
-if [ "$added" -le $((150 * 1024)) ]; then
-	echo "dracut: target met: $((added / 1024)) KiB <= 150 KiB uncompressed"
-else
-	echo "dracut: target MISSED: $((added / 1024)) KiB > 150 KiB uncompressed"
-	status=1
-fi
+target dracut "$tmp/without.cat" "$tmp/with.cat"
 
 # initramfs-tools: Debian's defaults but MODULES=list (the guest's drivers),
 # gzip'ed; uncompressed is the archive gzip gives back.
@@ -84,24 +89,12 @@ for variant in without with; do
 		sh "$kdir" "$kver" "$conf" "$tmp/itools-$variant.img" "$tmp/itools-$variant.tmp" \
 		>"$tmp/itools-$variant.log" 2>&1 || { tail -n 20 "$tmp/itools-$variant.log" >&2 && exit 1; }
 	gzip -dc <"$tmp/itools-$variant.img" >"$tmp/itools-$variant.cpio"
-	(cd "$tmp" && cpio --quiet -it <"itools-$variant.cpio" | sort >"itools-$variant.files")
 	cpio --quiet -itv <"$tmp/itools-$variant.cpio" | awk '{ print $9, $5 }' | sort >"$tmp/itools-$variant.sizes"
 done
-for ext in img cpio; do
-	a=$(size "$tmp/itools-without.$ext") b=$(size "$tmp/itools-with.$ext")
-	label=uncompressed
-	[ "$ext" = img ] && label=gzip
-	printf '%-13s without %9d B   with %9d B   added %7d B (%d KiB)\n' "$label" "$a" "$b" \
-		$((b - a)) $(((b - a + 1023) / 1024))
-done
+compare uncompressed "$tmp/itools-without.cpio" "$tmp/itools-with.cpio"
+compare gzip "$tmp/itools-without.img" "$tmp/itools-with.img"
 echo "files the hook adds, or that differ (bytes without, with):"
 join -a 2 -e - -o 0,1.2,2.2 "$tmp/itools-without.sizes" "$tmp/itools-with.sizes" |
 	awk '$2 != $3 { printf "  %s %s %s\n", $1, $2, $3 }'
-added=$(($(size "$tmp/itools-with.cpio") - $(size "$tmp/itools-without.cpio")))
-if [ "$added" -le $((150 * 1024)) ]; then
-	echo "initramfs-tools: target met: $((added / 1024)) KiB <= 150 KiB uncompressed"
-else
-	echo "initramfs-tools: target MISSED: $((added / 1024)) KiB > 150 KiB uncompressed"
-	status=1
-fi
+target initramfs-tools "$tmp/itools-without.cpio" "$tmp/itools-with.cpio"
 exit $status

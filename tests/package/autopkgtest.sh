@@ -46,7 +46,7 @@ tmp=$4
 root=$tmp/root
 mkdir "$root" || exit 1
 tar --zstd --numeric-owner -xpf "$3" -C "$root" || exit 1
-# shellcheck source=tests/package/scratch-mounts.sh
+# shellcheck source=tests/package/scratch-mounts.sh disable=SC1091 # followed with -x
 . "$here/scratch-mounts.sh"
 scratch_mounts "$root" || exit 1
 # The root's dracut leaves out the modules that copy the kernel's drivers
