@@ -398,11 +398,12 @@ char *df_rule_describe(const struct df_rule *r);
 int df_policy_kernel_options(const struct df_policy *p, char **ret);
 /*
  * The two lists as /sys/kernel/driver_filter/{allow,deny} take them: the boot
- * options' values, unquoted ("" for an empty list). Each goes in one write,
- * which sysfs takes up to a page: at most DF_KERNEL_LIST_MAX bytes (the
- * loader refuses a longer one unless mode = fallback).
+ * options' values, unquoted ("" for an empty list). Each goes in one write
+ * with its newline, which sysfs takes up to a page: at most
+ * DF_KERNEL_LIST_MAX bytes and the newline (the loader refuses a longer one
+ * unless mode = fallback).
  */
-#define DF_KERNEL_LIST_MAX 4095
+#define DF_KERNEL_LIST_MAX 4094
 int df_policy_kernel_lists(const struct df_policy *p, char **allow, char **deny);
 
 /* ---- inventory: what /sys says about buses, drivers and devices ---- */

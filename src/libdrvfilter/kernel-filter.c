@@ -30,6 +30,20 @@ int df_kfilter_read_locked(int kfd)
 	return -EBADMSG;
 }
 
+/*
+ * A list goes in one write() ended by a newline, as the kernel takes it (it
+ * refuses a write without one: a piece of a list split over several); an
+ * empty list is a lone newline.
+ */
+static int write_list(struct df_run *run, const char *name, const char *list)
+{
+	_cleanup_free_ char *line = NULL;
+
+	if (asprintf(&line, "%s\n", list) < 0)
+		return -ENOMEM;
+	return df_run_write_at(run, run->kfd, name, line);
+}
+
 /* The policy's allow and deny lists; one the kernel refused fails closed. */
 static int write_lists(struct df_run *run)
 {
@@ -39,10 +53,9 @@ static int write_lists(struct df_run *run)
 	r = df_policy_kernel_lists(run->p, &allow, &deny);
 	if (r < 0)
 		return r;
-	/* An empty list is written as a lone newline, which the kernel takes as "none". */
-	aerr = df_run_write_at(run, run->kfd, "allow", *allow ? allow : "\n");
+	aerr = write_list(run, "allow", allow);
 	r = df_record(run, DF_ACT_KERNEL_LIST, NULL, "allow", NULL, allow, aerr);
-	derr = df_run_write_at(run, run->kfd, "deny", *deny ? deny : "\n");
+	derr = write_list(run, "deny", deny);
 	if (r >= 0)
 		r = df_record(run, DF_ACT_KERNEL_LIST, NULL, "deny", NULL, deny, derr);
 	if (r < 0 || (!aerr && !derr))
@@ -54,7 +67,7 @@ static int write_lists(struct df_run *run)
 	 * name, and have the run lock it.
 	 */
 	run->rep->fail_closed = true;
-	err = df_run_write_at(run, run->kfd, "deny", "ALL:ALL");
+	err = write_list(run, "deny", "ALL:ALL");
 	/* Said once the kernel answered: the lock is the run's last action, logged then. */
 	df_log_cond(run->ctx, LOG_CRIT,
 		    "action=fail-closed result=%s the kernel did not take the policy's %s list: %s",
@@ -95,6 +108,26 @@ static int set_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool
 }
 
 /*
+ * The kernel keeps the devices of a driver that may not be unbound (it
+ * suppresses its bind attributes: no unbind file) when its bit goes to 0, as
+ * "keep" does: the driver takes no other device, and those it drives are
+ * recorded as kept, each a violation that status shows.
+ */
+static int kept_unbindable(struct df_run *run, const struct df_driver_ref *d,
+			   const struct strv *devices)
+{
+	int r = df_record(run, DF_ACT_ALLOWED, d->bus, d->name, NULL, "0", 0);
+
+	df_warning(run, d->bus, d->name,
+		   "the driver may not be unbound (it has no unbind file): the kernel keeps "
+		   "its %zu device(s) bound, and it takes no other",
+		   devices->n);
+	for (size_t i = 0; r >= 0 && i < devices->n; i++)
+		r = df_record(run, DF_ACT_KEEP, d->bus, d->name, devices->v[i], NULL, 0);
+	return r < 0 ? r : 1;
+}
+
+/*
  * Writing 0 detaches the devices; with bound = keep, "keep" leaves them
  * bound and lets the driver take no other (it reads 0 then). A kernel
  * without "keep" refuses the word (EINVAL): an error, never 1, which would
@@ -111,6 +144,8 @@ static int deny_bit(struct df_run *run, const struct df_driver_ref *d, bool keep
 	err = df_run_write_at(run, d->driversfd, allowed_rel(d, rel), value);
 	if (driver_gone(d, err))
 		return 1;
+	if (!err && !keep && devices->n > 0 && !df_driver_has_unbind(d))
+		return kept_unbindable(run, d, devices);
 	if (!err && !keep) {
 		r = df_record_detach(run, d->bus, d->name, value, devices);
 		return r < 0 ? r : 1;

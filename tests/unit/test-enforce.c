@@ -157,8 +157,9 @@ START_TEST(test_apply_kernel)
 	ck_assert_int_eq(df_apply(ctx, p, 0, &rep), 0);
 	ck_assert_int_eq(rep->mode, DF_MODE_KERNEL);
 	ck_assert(rep->locked);
-	ck_assert_file_eq("sys/kernel/driver_filter/allow", "pci:virtio-pci");
-	ck_assert_file_eq("sys/kernel/driver_filter/deny", "ALL:ALL");
+	/* Each list in one write ended by a newline, as the kernel takes it. */
+	ck_assert_file_eq("sys/kernel/driver_filter/allow", "pci:virtio-pci\n");
+	ck_assert_file_eq("sys/kernel/driver_filter/deny", "ALL:ALL\n");
 	ck_assert_file_eq("sys/kernel/driver_filter/locked", "1");
 	ck_assert_file_eq("sys/bus/pci/drivers/e1000/allowed", "0");
 	ck_assert_file_eq("sys/bus/pci/drivers/virtio-pci/allowed", "1");

@@ -242,6 +242,61 @@ START_TEST(test_kernel_list_too_long)
 }
 END_TEST
 
+/*
+ * A deny list of @len bytes as the kernel takes it, with mode = kernel: four
+ * names of 200 bytes to a bus ("b00:n,n,n,n;b01:..."), one bus to a line, as
+ * the parser reads lines of at most 1,022 bytes; the last name is what is
+ * left (at least 4 bytes for @len from 8 on).
+ */
+static void deny_list_of(char *text, size_t size, size_t len)
+{
+	size_t n = (size_t)snprintf(text, size, "[filter]\nmode = kernel\n\n[deny]");
+	size_t list = 0;
+
+	for (unsigned i = 0; list < len; i++) {
+		bool group = i % 4 == 0;
+		/* "bNN:" starts a group, after a ';' unless it is the first. */
+		size_t sep = group ? (i ? 1 : 0) + strlen("b00:") : 1;
+		size_t room = len - list - sep, name = room > 255 ? 200 : room;
+
+		if (group)
+			n += (size_t)snprintf(text + n, size - n, "\nb%02u = ", i / 4);
+		else
+			n += (size_t)snprintf(text + n, size - n, ", ");
+		n += (size_t)snprintf(text + n, size - n, "%03u%0*d", i, (int)name - 3, 0);
+		list += sep + name;
+	}
+	snprintf(text + n, size - n, "\n");
+}
+
+/*
+ * The kernel takes a list in one write() of less than a page, its newline
+ * included: 4,094 bytes and the newline fit, one more byte does not.
+ */
+START_TEST(test_kernel_list_limit)
+{
+	char text[8192];
+	struct df_policy *p = NULL;
+	struct df_diags d;
+	char *allow = NULL, *deny = NULL;
+
+	deny_list_of(text, sizeof(text), DF_KERNEL_LIST_MAX);
+	ck_assert_int_eq(tu_load_text(text, &d, &p), 0);
+	ck_assert_uint_eq(d.count, 0);
+	ck_assert_int_eq(df_policy_kernel_lists(p, &allow, &deny), 0);
+	ck_assert_uint_eq(strlen(deny), 4094);
+	free(allow);
+	free(deny);
+	df_diags_release(&d);
+	df_policy_free(p);
+	p = NULL;
+	deny_list_of(text, sizeof(text), DF_KERNEL_LIST_MAX + 1);
+	ck_assert_int_eq(tu_load_text(text, &d, &p), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(d.items[0].message, "would take 4095 bytes"));
+	df_diags_release(&d);
+}
+END_TEST
+
 START_TEST(test_check_system)
 {
 	char root[] = "/tmp/drvfilter-sysroot-XXXXXX", path[256];
@@ -312,6 +367,7 @@ int main(void)
 	tcase_add_test(tc, test_warnings);
 	tcase_add_test(tc, test_no_rules);
 	tcase_add_test(tc, test_kernel_list_too_long);
+	tcase_add_test(tc, test_kernel_list_limit);
 	tcase_add_test(tc, test_check_system);
 	tcase_add_test(tc, test_ctx_path);
 	suite_add_tcase(s, tc);
