@@ -146,6 +146,12 @@ int df_kfilter_check_bit(struct df_run *run, int dirfd, const char *attr, const 
 /* ---- enforce-unbind.c: a driver's unbind file, and device rules' refusal ---- */
 
 /*
+ * Whether driver @d has an unbind file: one that suppresses its bind
+ * attributes has none, and may not be unbound, not even by the kernel's
+ * filter, which keeps its devices when its bit goes to 0.
+ */
+bool df_driver_has_unbind(const struct df_driver_ref *d);
+/*
  * Detach @device from driver @d through its unbind file: what every path
  * that unbinds a device takes (the boot walk in either mode, the udev
  * handler). A driver without an unbind file is an error, with a warning

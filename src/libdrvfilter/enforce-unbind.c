@@ -13,6 +13,21 @@
 
 #include "enforce-private.h"
 
+bool df_driver_has_unbind(const struct df_driver_ref *d)
+{
+	char rel[DF_NAME_MAX + sizeof("/unbind")];
+	int r;
+
+	if (d->fd >= 0) {
+		r = faccessat(d->fd, "unbind", F_OK, AT_SYMLINK_NOFOLLOW);
+	} else {
+		snprintf(rel, sizeof(rel), "%s/unbind", d->name);
+		r = faccessat(d->driversfd, rel, F_OK, AT_SYMLINK_NOFOLLOW);
+	}
+	/* Only a file known absent says so: any other failure is no proof. */
+	return r == 0 || errno != ENOENT;
+}
+
 int df_unbind(struct df_run *run, struct df_driver_ref *d, const char *device)
 {
 	int err = df_run_write_at(run, d->fd, "unbind", device);
@@ -25,7 +40,7 @@ int df_unbind(struct df_run *run, struct df_driver_ref *d, const char *device)
 	if (err == -ENODEV)
 		err = 0;
 	r = df_record(run, DF_ACT_UNBIND, d->bus, d->name, device, NULL, err);
-	if (err == -ENOENT && faccessat(d->fd, "unbind", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+	if (err == -ENOENT && !df_driver_has_unbind(d))
 		df_warning(run, d->bus, d->name,
 			   "the driver has no unbind file (it suppresses bind attributes): only "
 			   "the kernel's filter or the boot options can stop it");
