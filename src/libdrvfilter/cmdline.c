@@ -10,8 +10,10 @@
  * Each option is quoted whole, so that the same text reaches the kernel
  * intact from a UKI's .cmdline (the kernel drops quotes around a whole
  * parameter) and from GRUB's configuration, where ';' would end the command
- * and a blank split the word. The deny option comes first: a line cut short
- * loses allowed drivers, and fails closed.
+ * and a blank split the word. The deny option comes first, and whenever the
+ * allow option does: a line cut short loses allowed drivers first, and the
+ * patched kernel denies every driver for an allow option alone (the EFI stub
+ * cuts a long line at a blank) or a line that fills what it keeps.
  *
  * Also the other direction: whether the running kernel's command line says
  * drvfilter=off, split into parameters the way the kernel's parse_args() does.
@@ -26,6 +28,14 @@ static int append_rule(struct strbuf *sb, const struct df_rule *r, bool first)
 {
 	return strbuf_appendf(sb, "%s%s%s%s", first ? "" : ",", r->name, r->device ? "@" : "",
 			      r->device ? r->device : "");
+}
+
+static bool has_entries(const struct df_policy *p, enum df_section section)
+{
+	for (size_t i = 0; i < p->nentries; i++)
+		if (p->entries[i].section == section)
+			return true;
+	return false;
 }
 
 static int append_option(struct strbuf *sb, const struct df_policy *p, enum df_section section)
@@ -60,6 +70,13 @@ static int append_option(struct strbuf *sb, const struct df_policy *p, enum df_s
 	}
 	if (r >= 0 && !first)
 		r = strbuf_appendc(sb, '"');
+	/*
+	 * The patched kernel denies every driver when an allow option comes
+	 * without a deny option (a loader that cut the line at a blank may
+	 * have dropped it): a policy that denies nothing says so, empty.
+	 */
+	else if (r >= 0 && section == DF_SECTION_DENY && has_entries(p, DF_SECTION_ALLOW))
+		r = strbuf_appendf(sb, "%s\"filter_deny_drivers=\"", sb->len ? " " : "");
 	return r;
 }
 

@@ -29,7 +29,9 @@ static const struct cmdline_case cases[] = {
 	  "\"filter_deny_drivers=ALL:ALL\" "
 	  "\"filter_allow_drivers=pnp:i8042 kbd,serial;pci:virtio-pci\"" },
 	{ "[deny]\nPCI = e1000\n", "\"filter_deny_drivers=pci:e1000\"" },
-	{ "[allow]\npnp = i8042 kbd\n", "\"filter_allow_drivers=pnp:i8042 kbd\"" },
+	/* No allow option without a deny option: the kernel would deny every driver. */
+	{ "[allow]\npnp = i8042 kbd\n",
+	  "\"filter_deny_drivers=\" \"filter_allow_drivers=pnp:i8042 kbd\"" },
 	{ "[deny]\npnp = i8042 aux\nusb = ALL\n[allow]\npci = virtio-pci\n",
 	  "\"filter_deny_drivers=pnp:i8042 aux;usb:ALL\" \"filter_allow_drivers=pci:virtio-pci\"" },
 	/* Device rules reach the kernel as DRIVER@ID, which limits the driver to those devices. */
