@@ -31,15 +31,15 @@ int df_kfilter_read_locked(int kfd)
 }
 
 /*
- * A list goes in one write() ended by a newline, as the kernel takes it (it
- * refuses a write without one: a piece of a list split over several); an
- * empty list is a lone newline.
+ * A list goes in one write() of one line, as the kernel takes it (it refuses
+ * a write without the newline, or of a newline alone: pieces of a list split
+ * over several); an empty list is "none".
  */
 static int write_list(struct df_run *run, const char *name, const char *list)
 {
 	_cleanup_free_ char *line = NULL;
 
-	if (asprintf(&line, "%s\n", list) < 0)
+	if (asprintf(&line, "%s\n", *list ? list : "none") < 0)
 		return -ENOMEM;
 	return df_run_write_at(run, run->kfd, name, line);
 }
