@@ -108,19 +108,27 @@ static int set_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool
 }
 
 /*
- * The kernel keeps the devices of a driver that may not be unbound (it
- * suppresses its bind attributes: no unbind file) when its bit goes to 0, as
- * "keep" does: the driver takes no other device, and those it drives are
- * recorded as kept, each a violation that status shows.
+ * A driver that may not be unbound (it suppresses its bind attributes: no
+ * unbind file) is denied with "keep", what the kernel makes of 0 for it too:
+ * it takes no other device, and each one it drives is recorded as kept, a
+ * violation that status shows. If the kernel refuses the word, the walk's
+ * unbinds fail and say why.
  */
-static int kept_unbindable(struct df_run *run, const struct df_driver_ref *d,
+static int keep_unbindable(struct df_run *run, const struct df_driver_ref *d,
 			   const struct strv *devices)
 {
-	int r = df_record(run, DF_ACT_ALLOWED, d->bus, d->name, NULL, "0", 0);
+	char rel[ALLOWED_SIZE];
+	int err = df_run_write_at(run, d->driversfd, allowed_rel(d, rel), "keep");
+	int r;
 
+	if (driver_gone(d, err))
+		return 1;
+	r = df_record(run, DF_ACT_ALLOWED, d->bus, d->name, NULL, "keep", err);
+	if (r < 0 || err)
+		return r < 0 ? r : 0;
 	df_warning(run, d->bus, d->name,
-		   "the driver may not be unbound (it has no unbind file): the kernel keeps "
-		   "its %zu device(s) bound, and it takes no other",
+		   "the driver may not be unbound (it has no unbind file): its %zu device(s) stay "
+		   "bound, and it takes no other",
 		   devices->n);
 	for (size_t i = 0; r >= 0 && i < devices->n; i++)
 		r = df_record(run, DF_ACT_KEEP, d->bus, d->name, devices->v[i], NULL, 0);
@@ -141,11 +149,12 @@ static int deny_bit(struct df_run *run, const struct df_driver_ref *d, bool keep
 	const char *value = keep ? "keep" : "0";
 	int err, r;
 
+	/* One that may not be unbound is asked for "keep", which is what it gets. */
+	if (!keep && devices->n > 0 && !df_driver_has_unbind(d))
+		return keep_unbindable(run, d, devices);
 	err = df_run_write_at(run, d->driversfd, allowed_rel(d, rel), value);
 	if (driver_gone(d, err))
 		return 1;
-	if (!err && !keep && devices->n > 0 && !df_driver_has_unbind(d))
-		return kept_unbindable(run, d, devices);
 	if (!err && !keep) {
 		r = df_record_detach(run, d->bus, d->name, value, devices);
 		return r < 0 ? r : 1;
