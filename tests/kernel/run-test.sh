@@ -2,7 +2,10 @@
 # Boot a patched kernel under QEMU (TCG) with a busybox initramfs and check
 # the driver filter: the KTAP results of the KUnit suites (the filter's
 # parser, its driver core paths, and the driver core's own property-entry
-# suite), then the checks of ./init.
+# suite), then the checks of ./init. Three short boots more (no KUnit suite,
+# ./init-bootopts) check that boot options that cannot be trusted, one given
+# twice, a command line cut inside a device rule, or an allow option without
+# its deny option, deny every driver.
 #   run-test.sh KERNEL_DIR      (bzImage, e1000.ko, test_async_driver_probe.ko
 #                                and config, from kernel-patch/build-kernel)
 # Prints every check; exit status 0 only when the KUnit suites and every check
@@ -23,6 +26,11 @@ cp "$kdir/e1000.ko" "$kdir/test_async_driver_probe.ko" "$tmp/root/lib/modules/"
 # The guest's usbfs client: busybox has no usbfs ioctl.
 ${CC:-cc} -static -Os -Wall -Werror -o "$tmp/root/bin/usbclaim" "$here/usbclaim.c"
 (cd "$tmp/root" && find . | cpio -o -H newc --quiet | gzip -1) >"$tmp/initramfs.gz"
+mkdir -p "$tmp/opts/bin" "$tmp/opts/proc" "$tmp/opts/sys"
+cp "$busybox" "$tmp/opts/bin/busybox"
+cp "$here/init-bootopts" "$tmp/opts/init"
+chmod 0755 "$tmp/opts/init"
+(cd "$tmp/opts" && find . | cpio -o -H newc --quiet | gzip -1) >"$tmp/bootopts.gz"
 truncate -s 1M "$tmp/disk.img"
 
 mem=256 limit=300
@@ -59,10 +67,42 @@ kunit_suite() { # NAME CASE-PREFIX MIN-CASES: the suite passed, with at least th
 	[ -n "$cases_bad" ] && echo "$cases_bad" && fail=1
 	[ "$cases_ok" -ge "$3" ] || fail=1
 }
-kunit_suite driver_filter filter_test_ 31
-kunit_suite driver_filter_core filter_test_core_ 15
+kunit_suite driver_filter filter_test_ 35
+kunit_suite driver_filter_core filter_test_core_ 18
 kunit_suite property-entry pe_test_ 7
 grep '^DRVFILTER-TEST: ' "$tmp/console" | grep -v ': done$' || true
+
+# bootopts NAME COMMAND-LINE LOG-TEXT: a boot whose filter options cannot be
+# trusted denies every driver (no allow list, ALL:ALL denied) and says why.
+bootopts() {
+	timeout $limit qemu-system-x86_64 -M pc -m $mem -nodefaults -no-reboot -display none \
+		-serial "file:$tmp/$1.log" -accel tcg -kernel "$kdir/bzImage" \
+		-initrd "$tmp/bootopts.gz" -append "$2" || true
+	sed -n 's/\r$//; s/^.*\(BOOTOPTS: \)/\1/p' "$tmp/$1.log" >"$tmp/$1.out"
+	if grep -qx 'BOOTOPTS: allow=' "$tmp/$1.out" && grep -qx 'BOOTOPTS: deny=ALL:ALL' "$tmp/$1.out" &&
+		grep -qx 'BOOTOPTS: virtio-pci=0' "$tmp/$1.out" &&
+		sed -n 's/^BOOTOPTS: log: //p' "$tmp/$1.out" | grep -qF "$3"; then
+		echo "DRVFILTER-TEST: bootopts-$1: PASS"
+	else
+		echo "DRVFILTER-TEST: bootopts-$1: FAIL (every driver denied, and the log saying '$3')"
+		cat "$tmp/$1.out"
+		fail=1
+	fi
+}
+base="console=ttyS0 panic=1 kunit.filter_glob=none"
+# The last occurrence would win: the deny list would be pci:e1000 alone.
+bootopts repeated "$base filter_deny_drivers=ALL:ALL filter_allow_drivers=pci:virtio-pci filter_deny_drivers=pci:e1000" \
+	"given more than once, denying every driver"
+# A loader that cuts an over-long line at a blank (the EFI stub) drops whole
+# options: an allow option without its deny option would allow the rest.
+bootopts no-deny "$base filter_allow_drivers=pci:virtio-pci" \
+	"filter_allow_drivers= given without filter_deny_drivers=, denying every driver"
+# The kernel keeps 2047 bytes of the line: cut right before the '@' of
+# virtio-pci@1af4:1041, the allow list would let virtio-pci take any device.
+pre="$base filter_deny_drivers=ALL:ALL pad="
+post=" filter_allow_drivers=pci:virtio-pci"
+pad=$(head -c $((2047 - ${#pre} - ${#post})) /dev/zero | tr '\0' x)
+bootopts cut "$pre$pad$post@1af4:1041" "the command line fills COMMAND_LINE_SIZE and may have been cut"
 grep -q '^DRVFILTER-TEST: .*: FAIL' "$tmp/console" && fail=1
 if ! grep -q '^DRVFILTER-TEST: done$' "$tmp/console"; then
 	echo "the guest did not finish; the end of its console:"
