@@ -107,6 +107,21 @@ static int set_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool
 	return df_record_quiet(run, DF_ACT_ALLOWED, d->bus, d->name, allowed ? "1" : "0", err);
 }
 
+/* The devices of a driver that may not be unbound, kept: 1, or -ENOMEM. */
+static int record_unbindable(struct df_run *run, const struct df_driver_ref *d,
+			     const struct strv *devices)
+{
+	int r = 0;
+
+	df_warning(run, d->bus, d->name,
+		   "the driver may not be unbound (it has no unbind file): its %zu device(s) stay "
+		   "bound, and it takes no other",
+		   devices->n);
+	for (size_t i = 0; r >= 0 && i < devices->n; i++)
+		r = df_record(run, DF_ACT_KEEP, d->bus, d->name, devices->v[i], NULL, 0);
+	return r < 0 ? r : 1;
+}
+
 /*
  * A driver that may not be unbound (it suppresses its bind attributes: no
  * unbind file) is denied with "keep", what the kernel makes of 0 for it too:
@@ -126,13 +141,7 @@ static int keep_unbindable(struct df_run *run, const struct df_driver_ref *d,
 	r = df_record(run, DF_ACT_ALLOWED, d->bus, d->name, NULL, "keep", err);
 	if (r < 0 || err)
 		return r < 0 ? r : 0;
-	df_warning(run, d->bus, d->name,
-		   "the driver may not be unbound (it has no unbind file): its %zu device(s) stay "
-		   "bound, and it takes no other",
-		   devices->n);
-	for (size_t i = 0; r >= 0 && i < devices->n; i++)
-		r = df_record(run, DF_ACT_KEEP, d->bus, d->name, devices->v[i], NULL, 0);
-	return r < 0 ? r : 1;
+	return record_unbindable(run, d, devices);
 }
 
 /*
@@ -222,11 +231,14 @@ static int check_deny_bit(struct df_run *run, const struct df_driver_ref *d, boo
 	char rel[ALLOWED_SIZE];
 	int r;
 
-	(void)keep;
-	(void)devices;
 	r = df_kfilter_check_bit(run, d->driversfd, allowed_rel(d, rel), d->bus, d->name, false,
 				 true);
-	return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	/* Kept by the kernel as it was denied: nothing to unbind, and no way to. */
+	if (!keep && devices->n > 0 && !df_driver_has_unbind(d))
+		return record_unbindable(run, d, devices);
+	return 0;
 }
 
 const struct df_actuator df_kernel_locked_actuator = {
