@@ -14,6 +14,7 @@
 typeof(kmod_new) *sym_kmod_new;
 typeof(kmod_unref) *sym_kmod_unref;
 typeof(kmod_set_log_fn) *sym_kmod_set_log_fn;
+typeof(kmod_load_resources) *sym_kmod_load_resources;
 typeof(kmod_list_next) *sym_kmod_list_next;
 typeof(kmod_module_new_from_lookup) *sym_kmod_module_new_from_lookup;
 typeof(kmod_module_get_module) *sym_kmod_module_get_module;
@@ -28,6 +29,7 @@ static struct {
 	{ "kmod_new", (void **)&sym_kmod_new },
 	{ "kmod_unref", (void **)&sym_kmod_unref },
 	{ "kmod_set_log_fn", (void **)&sym_kmod_set_log_fn },
+	{ "kmod_load_resources", (void **)&sym_kmod_load_resources },
 	{ "kmod_list_next", (void **)&sym_kmod_list_next },
 	{ "kmod_module_new_from_lookup", (void **)&sym_kmod_module_new_from_lookup },
 	{ "kmod_module_get_module", (void **)&sym_kmod_module_get_module },

@@ -14,6 +14,7 @@
 extern typeof(kmod_new) *sym_kmod_new;
 extern typeof(kmod_unref) *sym_kmod_unref;
 extern typeof(kmod_set_log_fn) *sym_kmod_set_log_fn;
+extern typeof(kmod_load_resources) *sym_kmod_load_resources;
 extern typeof(kmod_list_next) *sym_kmod_list_next;
 extern typeof(kmod_module_new_from_lookup) *sym_kmod_module_new_from_lookup;
 extern typeof(kmod_module_get_module) *sym_kmod_module_get_module;
