@@ -2,9 +2,12 @@
 /*
  * The patched kernel's filter as an actuator: /sys/kernel/driver_filter/{allow,
  * deny,locked}, and the allowed bit of a driver. Writing the lists decides the
- * drivers that register later (modules coldplug loads); a driver's bit decides
- * one that is registered now, and writing 0 detaches its devices. Locked
- * already, nothing can be written: each bit is checked against the policy.
+ * drivers that register later (modules coldplug loads) and, since the series'
+ * patch 23, the registered ones too; a driver's bit is written all the same:
+ * 0 detaches the devices it drives (a list write leaves them bound), "keep"
+ * leaves them, and a kernel without patch 23 decides a registered driver by
+ * its bit alone. Locked already, nothing can be written: each bit is checked
+ * against the policy.
  */
 #include <errno.h>
 #include <fcntl.h>
