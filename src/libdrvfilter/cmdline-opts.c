@@ -141,9 +141,11 @@ int df_cmdline_opts_parse(const char *cmdline, struct df_cmdline_opts *o)
 			strv_release(&mods);
 			r = push_list(&mods, p.value);
 		} else if (streq(p.name, "filter_allow_drivers") && p.value) {
+			o->filter_repeated |= !!o->filter_allow;
 			free(o->filter_allow);
 			o->filter_allow = TAKE_PTR(p.value);
 		} else if (streq(p.name, "filter_deny_drivers") && p.value) {
+			o->filter_repeated |= !!o->filter_deny;
 			free(o->filter_deny);
 			o->filter_deny = TAKE_PTR(p.value);
 		} else if (streq(p.name, "root") && p.value) {
@@ -164,6 +166,19 @@ int df_cmdline_opts_parse(const char *cmdline, struct df_cmdline_opts *o)
 	if (r < 0)
 		df_cmdline_opts_release(o);
 	return r;
+}
+
+const char *df_cmdline_filter_distrust(const struct df_cmdline_opts *o)
+{
+	if (!o->filter_allow && !o->filter_deny)
+		return NULL;
+	if (o->filter_repeated)
+		return "filter_allow_drivers= or filter_deny_drivers= given more than once";
+	if (o->len >= DF_KERNEL_CMDLINE_MAX - 1)
+		return "the command line fills what the kernel keeps of it, and may have been cut";
+	if (!o->filter_deny)
+		return "filter_allow_drivers= given without filter_deny_drivers=";
+	return NULL;
 }
 
 int df_cmdline_opts_read(struct df_ctx *ctx, struct df_cmdline_opts *o)

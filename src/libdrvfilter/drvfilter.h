@@ -599,6 +599,7 @@ struct df_cmdline_opts {
 	char **modules; /* the last module_blacklist= (the kernel keeps only that one) */
 	size_t nmodules;
 	char *filter_allow, *filter_deny; /* their values, unquoted; NULL when absent */
+	bool filter_repeated; /* one of them given more than once */
 	char *root; /* the last root= (the one the kernel keeps); NULL when absent */
 	char **consoles; /* each console= device, without its options ("ttyS0") */
 	size_t nconsoles;
@@ -607,6 +608,13 @@ struct df_cmdline_opts {
 
 /* Split @cmdline: 0 or -ENOMEM. */
 int df_cmdline_opts_parse(const char *cmdline, struct df_cmdline_opts *o);
+/*
+ * Why a patched kernel denies every driver for @o's filter_* options, as the
+ * series decides (patches 18 and 21): one given twice, a line as long as the
+ * kernel keeps (a longer one was cut, maybe inside a list), an allow option
+ * without a deny option. NULL when it takes them.
+ */
+const char *df_cmdline_filter_distrust(const struct df_cmdline_opts *o);
 /* The same for /proc/cmdline under the sysroot: -errno when it cannot be read. */
 int df_cmdline_opts_read(struct df_ctx *ctx, struct df_cmdline_opts *o);
 void df_cmdline_opts_release(struct df_cmdline_opts *o);

@@ -69,6 +69,7 @@ static int compare_filter(struct status *s, const struct df_policy *p, struct st
 
 	if (r < 0)
 		return r;
+	s->filter_distrust = df_cmdline_filter_distrust(&s->running);
 	if (*allow && !s->running.filter_allow)
 		r = add_missing(missing, "filter_allow_drivers", allow);
 	else if (s->running.filter_allow && !streq(s->running.filter_allow, allow))
@@ -121,6 +122,13 @@ static int cmdline_drift(struct status *s)
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
+	/* The kernel denied every driver at boot: built-in ones never probed. */
+	if (s->filter_distrust)
+		return status_add_drift(s, STATUS_DRIFT_CMDLINE_FILTER_DISTRUSTED,
+					"the kernel denied every driver at boot, as its filter_* "
+					"options cannot be trusted (%s): put the output of "
+					"'drvfilterctl cmdline' on the kernel command line",
+					s->filter_distrust);
 	if (s->filter_stale)
 		return status_add_drift(s, STATUS_DRIFT_CMDLINE_FILTER_STALE,
 					"the kernel command line's filter_* lists are not the "

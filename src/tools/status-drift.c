@@ -38,6 +38,7 @@ static const char *const drift_codes[STATUS_DRIFT_MAX] = {
 	[STATUS_DRIFT_BLACKLIST_MISSING] = "blacklist_missing",
 	[STATUS_DRIFT_BLACKLIST_STALE] = "blacklist_stale",
 	[STATUS_DRIFT_CMDLINE_AUDIT] = "cmdline_enforces_audit",
+	[STATUS_DRIFT_CMDLINE_FILTER_DISTRUSTED] = "cmdline_filter_distrusted",
 	[STATUS_DRIFT_CMDLINE_FILTER_STALE] = "cmdline_filter_stale",
 	[STATUS_DRIFT_CMDLINE_MISSING] = "cmdline_missing",
 };

@@ -63,6 +63,7 @@ enum status_drift_code {
 	STATUS_DRIFT_BLACKLIST_MISSING,
 	STATUS_DRIFT_BLACKLIST_STALE,
 	STATUS_DRIFT_CMDLINE_AUDIT,
+	STATUS_DRIFT_CMDLINE_FILTER_DISTRUSTED,
 	STATUS_DRIFT_CMDLINE_FILTER_STALE,
 	STATUS_DRIFT_CMDLINE_MISSING,
 	STATUS_DRIFT_MAX,
@@ -110,6 +111,8 @@ struct status {
 	char **missing; /* options `cmdline` computes that fit but the command line lacks */
 	size_t nmissing;
 	bool filter_stale; /* its filter_* lists are not the policy's */
+	/* why the kernel denied every driver for its filter_* options, or NULL */
+	const char *filter_distrust;
 };
 
 /* Read everything status shows. 0, or a negative errno with the reason printed. */
