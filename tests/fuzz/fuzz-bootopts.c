@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drvfilter-private.h"
+#include "check/check-private.h"
 #include "fuzz.h"
 
 _Noreturn static void fail(const char *what)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drvfilter-private.h"
+#include "core/core-private.h"
 #include "drvfilter.h"
 #include "fuzz.h"
 #include "strbuf.h"

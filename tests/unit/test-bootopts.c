@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "drvfilter-private.h"
+#include "check/check-private.h"
 #include "testutil.h"
 
 static char root[64];

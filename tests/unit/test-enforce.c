@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce-private.h"
+#include "enforce/enforce-private.h"
 #include "testutil.h"
 
 static char root[64];

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "measure-private.h"
+#include "evidence/evidence-private.h"
 #include "sha256.h"
 #include "sha512.h"
 #include "testutil.h"

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The record of an apply: every action in order, the counts, and one
+ * key=value log line per action (what the kernel log of a boot shows).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "array.h"
+#include "enforce/enforce-private.h"
+#include "strbuf.h"
+#include "time-util.h"
+
+static const char *const mode_names[] = {
+	[DF_MODE_AUTO] = "auto",
+	[DF_MODE_KERNEL] = "kernel",
+	[DF_MODE_FALLBACK] = "fallback",
+	[DF_MODE_AUDIT] = "audit",
+};
+
+const char *df_mode_name(enum df_mode mode)
+{
+	return mode_names[mode];
+}
+
+static const char *const action_names[] = {
+	[DF_ACT_KERNEL_LIST] = "kernel-list",
+	[DF_ACT_ALLOWED] = "allowed",
+	[DF_ACT_UNBIND] = "unbind",
+	[DF_ACT_KEEP] = "keep",
+	[DF_ACT_BLACKLIST] = "blacklist",
+	[DF_ACT_LOCK] = "lock",
+	[DF_ACT_CHECK] = "check",
+	[DF_ACT_PIN] = "pin",
+};
+
+const char *df_action_name(enum df_action_kind kind)
+{
+	return action_names[kind];
+}
+
+const char *df_action_result(enum df_action_kind kind, int error, bool dry_run, bool audit)
+{
+	/* A check fails when the locked kernel disagrees with the policy. */
+	if (error)
+		return kind == DF_ACT_CHECK ? "mismatch" : "error";
+	return dry_run ? "dry-run" : audit ? "audit" : "ok";
+}
+
+static const char *const audit_names[] = {
+	[DF_ACT_KERNEL_LIST] = "would-kernel-list",
+	[DF_ACT_ALLOWED] = "would-allow",
+	[DF_ACT_UNBIND] = "would-unbind",
+	[DF_ACT_KEEP] = "would-keep",
+	[DF_ACT_BLACKLIST] = "would-blacklist",
+	[DF_ACT_LOCK] = "would-lock",
+	[DF_ACT_CHECK] = "check",
+	[DF_ACT_PIN] = "would-pin",
+};
+
+static const char *label(enum df_action_kind kind, const char *value, bool audit)
+{
+	if (!audit)
+		return df_action_name(kind);
+	if (kind == DF_ACT_ALLOWED && value && streq(value, "0"))
+		return "would-deny";
+	return audit_names[kind];
+}
+
+const char *df_action_label(const struct df_action *a, bool audit)
+{
+	return label(a->kind, a->value, audit);
+}
+
+int df_report_new(const struct df_policy *p, bool dry_run, struct df_report **ret)
+{
+	struct df_report *rep = calloc(1, sizeof(*rep));
+
+	if (!rep)
+		return -ENOMEM;
+	rep->policy_path = strdup(p->path);
+	rep->policy_sha256 = strdup(p->sha256);
+	if (!rep->policy_path || !rep->policy_sha256) {
+		df_report_free(rep);
+		return -ENOMEM;
+	}
+	rep->fail_closed = p->fail_closed;
+	rep->dry_run = dry_run;
+	rep->audit = p->mode == DF_MODE_AUDIT;
+	/* Not measured until df_measure() runs (a dry run, a udev event never is). */
+	rep->measurement.setting = p->measure;
+	rep->measurement.pcr = p->measure_pcr;
+	rep->started_usec = now_usec(CLOCK_REALTIME);
+	*ret = rep;
+	return 0;
+}
+
+struct df_report *df_report_free(struct df_report *rep)
+{
+	if (!rep)
+		return NULL;
+	for (size_t i = 0; i < rep->nactions; i++) {
+		free(rep->actions[i].bus);
+		free(rep->actions[i].driver);
+		free(rep->actions[i].device);
+		free(rep->actions[i].value);
+	}
+	free(rep->actions);
+	free(rep->measurement.event);
+	free(rep->measurement.error);
+	free(rep->policy_path);
+	free(rep->policy_sha256);
+	free(rep->initramfs_sha256);
+	free(rep->blacklist_dir);
+	free(rep);
+	return NULL;
+}
+
+/*
+ * A field's value is cut after this many bytes, and ends in "..." then: a
+ * record holds at most four names and a list, so it stays well inside what
+ * /dev/kmsg takes in one write (976 bytes on Linux 6.1 with caller ids), and
+ * the fields after them (result=, error=) are never lost. The state file
+ * keeps every value whole.
+ */
+#define FIELD_MAX 128
+
+/* " key=value", the value quoted when it holds a blank or a quote, escaped always. */
+static int append_field(struct strbuf *sb, const char *key, const char *value)
+{
+	bool quote = strpbrk(value, " \"") || !*value;
+	int r = strbuf_appendf(sb, " %s=%s", key, quote ? "\"" : "");
+	size_t start = sb->len;
+
+	for (const char *s = value; r >= 0 && *s; s++) {
+		if (sb->len - start >= FIELD_MAX) {
+			r = strbuf_append(sb, "...");
+			break;
+		}
+		if (*s == '"' || *s == '\\')
+			r = strbuf_appendc(sb, '\\');
+		if (r >= 0)
+			r = (*s == '\\' || *s == '"')
+				    ? strbuf_appendc(sb, *s)
+				    : strbuf_append_escaped_max(sb, (char[]){ *s, 0 }, 1);
+	}
+	if (r >= 0 && quote)
+		r = strbuf_appendc(sb, '"');
+	return r;
+}
+
+/* The devices a driver's bit detached, as one log line's fields. */
+struct detached {
+	char *const *devices;
+	size_t n;
+};
+
+static int append_detached(struct strbuf *sb, const struct detached *d)
+{
+	struct strbuf list = STRBUF_INIT;
+	int r = strbuf_appendf(sb, " detached=%zu", d->n);
+
+	/*
+	 * A comma inside a name (sysfs allows it) is written \x2c, a backslash
+	 * doubled, so that the commas of the list are the only ones.
+	 */
+	for (size_t i = 0; r >= 0 && i < d->n && list.len <= FIELD_MAX; i++) {
+		if (i)
+			r = strbuf_appendc(&list, ',');
+		for (const char *c = d->devices[i]; r >= 0 && *c; c++)
+			r = *c == ','	 ? strbuf_append(&list, "\\x2c")
+			    : *c == '\\' ? strbuf_append(&list, "\\\\")
+					 : strbuf_appendc(&list, *c);
+	}
+	if (r >= 0)
+		r = append_field(sb, "devices", list.s);
+	strbuf_release(&list);
+	return r;
+}
+
+static void log_action(struct df_run *run, int prio, enum df_action_kind kind, const char *bus,
+		       const char *driver, const char *device, const char *value, int error,
+		       const struct detached *detached)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r = strbuf_appendf(&sb, "action=%s", label(kind, value, run->rep->audit));
+
+	if (r >= 0 && bus)
+		r = append_field(&sb, "bus", bus);
+	if (r >= 0 && driver)
+		r = append_field(&sb,
+				 kind == DF_ACT_BLACKLIST     ? "module"
+				 : kind == DF_ACT_KERNEL_LIST ? "list"
+							      : "driver",
+				 driver);
+	if (r >= 0 && device)
+		r = append_field(&sb, "device", device);
+	if (r >= 0 && value)
+		r = append_field(&sb, "value", value);
+	if (r >= 0 && detached && detached->n)
+		r = append_detached(&sb, detached);
+	if (r >= 0)
+		r = append_field(&sb, "result",
+				 df_action_result(kind, error, run->rep->dry_run, run->rep->audit));
+	if (r >= 0 && error && kind != DF_ACT_CHECK)
+		r = append_field(&sb, "error", strerror(-error));
+	if (r >= 0)
+		df_log_cond(run->ctx, prio, "%s", sb.s);
+	strbuf_release(&sb);
+}
+
+/* How an action is logged: a line of its own, a quiet one, or as part of another's. */
+enum logged {
+	LOGGED,
+	LOGGED_QUIET,
+	LOGGED_ELSEWHERE,
+};
+
+static int record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
+		  const char *device, const char *value, int error, enum logged logged,
+		  const struct detached *detached)
+{
+	struct df_report *rep = run->rep;
+	struct df_action *a;
+	bool confirm = logged == LOGGED_QUIET && !error;
+	int prio = error ? LOG_ERR : confirm ? LOG_INFO : LOG_NOTICE;
+
+	/* The one place an action is counted. */
+	if (error)
+		rep->counts.errors++;
+	else if (kind == DF_ACT_UNBIND)
+		rep->counts.unbound++;
+	else if (kind == DF_ACT_KEEP)
+		rep->counts.kept++;
+	else if (kind == DF_ACT_BLACKLIST)
+		rep->counts.blacklisted++;
+	if ((logged != LOGGED_ELSEWHERE || error) && df_log_enabled(run->ctx, prio))
+		log_action(run, prio, kind, bus, driver, device, value, error, detached);
+	if (confirm)
+		return 0;
+	a = ARRAY_GROW(rep->actions, rep->capactions, rep->nactions);
+	if (!a)
+		return -ENOMEM;
+	*a = (struct df_action){ .kind = kind, .error = error };
+	if ((bus && !(a->bus = strdup(bus))) || (driver && !(a->driver = strdup(driver))) ||
+	    (device && !(a->device = strdup(device))) || (value && !(a->value = strdup(value)))) {
+		free(a->bus);
+		free(a->driver);
+		free(a->device);
+		return -ENOMEM;
+	}
+	rep->nactions++;
+	return 0;
+}
+
+int df_record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
+	      const char *device, const char *value, int error)
+{
+	return record(run, kind, bus, driver, device, value, error, LOGGED, NULL);
+}
+
+int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bus,
+		    const char *driver, const char *value, int error)
+{
+	return record(run, kind, bus, driver, NULL, value, error, LOGGED_QUIET, NULL);
+}
+
+int df_record_detach(struct df_run *run, const char *bus, const char *driver, const char *value,
+		     const struct strv *devices)
+{
+	const struct detached d = { devices->v, devices->n };
+	int r = record(run, DF_ACT_ALLOWED, bus, driver, NULL, value, 0, LOGGED, &d);
+
+	for (size_t i = 0; i < devices->n && r >= 0; i++)
+		r = record(run, DF_ACT_UNBIND, bus, driver, devices->v[i], NULL, 0,
+			   LOGGED_ELSEWHERE, NULL);
+	return r;
+}
+
+void df_record_decision(struct df_run *run, const struct df_verdict *v)
+{
+	run->rep->counts.drivers++;
+	if (v->allowed)
+		run->rep->counts.allowed++;
+	else
+		run->rep->counts.denied++;
+}
+
+/* A problem's own words: the names go in fields of their own. */
+#define PROBLEM_MAX 256
+
+_printf_(6, 0) static void log_problem(struct df_run *run, int prio, const char *action,
+				       const char *bus, const char *driver, const char *fmt,
+				       va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char msg[PROBLEM_MAX];
+	int r;
+
+	if (!df_log_enabled(run->ctx, prio))
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	r = strbuf_appendf(&sb, "action=%s", action);
+	if (r >= 0 && bus)
+		r = append_field(&sb, "bus", bus);
+	if (r >= 0 && driver)
+		r = append_field(&sb, "driver", driver);
+	if (r >= 0)
+		r = append_field(&sb, prio <= LOG_ERR ? "error" : "message", msg);
+	if (r >= 0)
+		df_log_cond(run->ctx, prio, "%s", sb.s);
+	strbuf_release(&sb);
+}
+
+void df_problem(struct df_run *run, const char *bus, const char *driver, const char *fmt, ...)
+{
+	va_list ap;
+
+	run->rep->counts.errors++;
+	va_start(ap, fmt);
+	log_problem(run, LOG_ERR, "error", bus, driver, fmt, ap);
+	va_end(ap);
+}
+
+void df_critical(struct df_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	run->rep->counts.errors++;
+	va_start(ap, fmt);
+	log_problem(run, LOG_CRIT, "error", NULL, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void df_warning(struct df_run *run, const char *bus, const char *driver, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_problem(run, LOG_WARNING, "warning", bus, driver, fmt, ap);
+	va_end(ap);
+}
