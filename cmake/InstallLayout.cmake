@@ -21,7 +21,7 @@ drvfilter_pkg_dir(BASH_COMPLETION_DIR bash-completion completionsdir
                   ${CMAKE_INSTALL_FULL_DATADIR}/bash-completion/completions)
 
 set(DRVFILTER_UDEV_RULES_DIR ${UDEV_DIR}/rules.d)
-# The helper loads libkmod when it first needs it (src/libdrvfilter/kmod-dlopen.h):
+# The helper loads libkmod when it first needs it (src/libdrvfilter/system/kmod-dlopen.h):
 # the image builders put it into the image by name, as no ldd sees it.
 drvfilter_pkg_dir(KMOD_LIBDIR libkmod libdir /usr/lib/x86_64-linux-gnu)
 set(DRVFILTER_LIBKMOD ${KMOD_LIBDIR}/libkmod.so.2)

@@ -14,8 +14,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${DRVFILTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/drvfilter}
 key=$( (basename "$kdir" && cat "$here/record-kernel.sh" "$here/boot-guest.sh" \
-	"$here"/dracut/95drvfiltertest/* "$top/src/libdrvfilter/record.c" \
-	"$top/src/libdrvfilter/initcalls.c" "$top/src/tools/ctl-record.c") | sha256sum | cut -c1-16)
+	"$here"/dracut/95drvfiltertest/* "$top"/src/libdrvfilter/system/record.c \
+	"$top"/src/libdrvfilter/system/initcalls.c "$top"/src/libdrvfilter/system/kmsg.c \
+	"$top"/src/libdrvfilter/system/module-elf.c "$top/src/tools/ctl-record.c") |
+	sha256sum | cut -c1-16)
 dir=$cache/record/$(basename "$kdir")-$key
 mkdir -p "$cache/record"
 # One recording boot per kernel and key, however many tests ask at once.
