@@ -16,25 +16,6 @@
 #include "system/system-private.h"
 #include "strv.h"
 
-/*
- * A bound device's link points into /sys/devices and ends in the link's own
- * name: 1 if @name is one, 0 if not, -errno if the link cannot be read.
- */
-static int is_device_link(int dfd, const char *name)
-{
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
-	const char *base;
-
-	if (n < 0)
-		return errno == ENOENT || errno == EINVAL ? 0 : -errno; /* gone, or no link */
-	if (n == 0)
-		return 0;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	return base && streq(base + 1, name) && strstr(target, "/devices/");
-}
-
 static int cmp_driver(const void *a, const void *b)
 {
 	return strcmp(((const struct df_driver *)a)->name, ((const struct df_driver *)b)->name);
@@ -48,84 +29,6 @@ static int cmp_device(const void *a, const void *b)
 static int cmp_bus(const void *a, const void *b)
 {
 	return strcmp(((const struct df_bus *)a)->name, ((const struct df_bus *)b)->name);
-}
-
-struct device_list {
-	struct df_ctx *ctx;
-	int drvfd;
-	struct strv names;
-	size_t *skipped;
-};
-
-static int add_device(void *data, const char *name, unsigned char type)
-{
-	struct device_list *l = data;
-	struct stat st;
-	int dev;
-
-	if (type == DT_UNKNOWN)
-		type = fstatat(l->drvfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)
-			       ? DT_LNK
-			       : DT_REG;
-	if (type != DT_LNK)
-		return 0;
-	dev = is_device_link(l->drvfd, name);
-	if (dev < 0) {
-		/* Maybe a bound device: not knowing is a failure, not a "no". */
-		df_log_cond(l->ctx, LOG_WARNING, "cannot read a link of a driver: %s",
-			    strerror(-dev));
-		(*l->skipped)++;
-		return 0;
-	}
-	if (!dev)
-		return 0;
-	if (df_sysfs_name_check(name) < 0) {
-		df_log_cond(l->ctx, LOG_WARNING, "skipping a bound device whose name is not safe");
-		(*l->skipped)++;
-		return 0;
-	}
-	return strv_push(&l->names, name);
-}
-
-int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
-			   size_t *skipped)
-{
-	struct device_list l = {
-		.ctx = ctx, .drvfd = drvfd, .names = STRV_INIT, .skipped = skipped
-	};
-	/* Straight from the descriptor: no second open, no DIR (a driver's is on the boot path). */
-	int r = df_dir_each(drvfd, add_device, &l);
-
-	if (r < 0) {
-		strv_release(&l.names);
-		return r;
-	}
-	strv_sort(&l.names);
-	*ret = strv_steal(&l.names, ret_n);
-	return 0;
-}
-
-int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin)
-{
-	_cleanup_free_ char *path = NULL, *full = NULL;
-	int r;
-
-	r = df_readlink_name_at(drvfd, "module", buf, size);
-	if (r == -ENOENT) {
-		/* Loadable modules always get the link: without one, it is built in. */
-		*builtin = true;
-		return 0;
-	}
-	if (r < 0)
-		return r;
-	/* /sys/module/M/initstate exists for loadable modules only. */
-	if (asprintf(&path, "/sys/module/%s/initstate", buf) < 0)
-		return -ENOMEM;
-	full = df_ctx_path(ctx, path);
-	if (!full)
-		return -ENOMEM;
-	*builtin = access(full, F_OK) < 0 && errno == ENOENT;
-	return 1;
 }
 
 /*
@@ -363,11 +266,47 @@ static int load_devices(struct df_ctx *ctx, int busfd, struct df_bus *bus, struc
 	return 0;
 }
 
+/*
+ * The bus @name of the directory @dfd into @inv (@cap: its room), with its
+ * drivers and (DF_INV_DEVICES) its devices; a bus that cannot be read is
+ * left out and said. 0 or -ENOMEM.
+ */
+static int load_bus(struct df_ctx *ctx, int dfd, const char *name, unsigned flags,
+		    struct df_inventory *inv, size_t *cap)
+{
+	_cleanup_close_ int busfd = -1;
+	char esc[DF_ESC_SIZE];
+	struct df_bus *bus;
+	int r;
+
+	if (df_sysfs_name_check(name) < 0)
+		return skip(inv, "bus \"%s\": name not safe to use", df_esc(name, esc));
+	busfd = df_open_dir_at(dfd, name);
+	if (busfd < 0)
+		return skip(inv, "bus %s: cannot read it: %s", df_esc(name, esc), strerror(-busfd));
+	bus = ARRAY_GROW(inv->buses, *cap, inv->nbuses);
+	if (!bus)
+		return -ENOMEM;
+	*bus = (struct df_bus){ .name = strdup(name) };
+	inv->nbuses++;
+	if (!bus->name)
+		return -ENOMEM;
+	r = load_drivers(ctx, busfd, bus, inv);
+	if (r >= 0 && (flags & DF_INV_DEVICES))
+		r = load_devices(ctx, busfd, bus, inv);
+	if (r >= 0 || r == -ENOMEM)
+		return r;
+	df_log_cond(ctx, LOG_WARNING, "cannot read bus '%s': %s", df_esc(bus->name, esc),
+		    strerror(-r));
+	return skip(inv, "bus %s: cannot read it: %s", df_esc(bus->name, esc), strerror(-r)) < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
 int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **ret)
 {
 	struct df_inventory *inv = calloc(1, sizeof(*inv));
 	_cleanup_close_ int busesfd = -1;
-	char esc[DF_ESC_SIZE];
 	DIR *d = NULL;
 	struct dirent *de;
 	size_t cap = 0;
@@ -393,53 +332,10 @@ int df_inventory_load(struct df_ctx *ctx, unsigned flags, struct df_inventory **
 		r = -errno;
 		goto fail;
 	}
-	while ((r = df_dir_next(d, &de)) > 0) {
-		_cleanup_close_ int busfd = -1;
-		struct df_bus *bus;
-
-		if (!df_entry_is_dir(dirfd(d), de))
-			continue;
-		if (df_sysfs_name_check(de->d_name) < 0) {
-			r = skip(inv, "bus \"%s\": name not safe to use", df_esc(de->d_name, esc));
-			if (r < 0)
-				break;
-			continue;
-		}
-		busfd = df_open_dir_at(dirfd(d), de->d_name);
-		if (busfd < 0) {
-			r = skip(inv, "bus %s: cannot read it: %s", df_esc(de->d_name, esc),
-				 strerror(-busfd));
-			if (r < 0)
-				break;
-			continue;
-		}
-		bus = ARRAY_GROW(inv->buses, cap, inv->nbuses);
-		if (!bus) {
-			r = -ENOMEM;
+	while ((r = df_dir_next(d, &de)) > 0)
+		if (df_entry_is_dir(dirfd(d), de) &&
+		    (r = load_bus(ctx, dirfd(d), de->d_name, flags, inv, &cap)) < 0)
 			break;
-		}
-		*bus = (struct df_bus){ .name = strdup(de->d_name) };
-		inv->nbuses++;
-		if (!bus->name) {
-			r = -ENOMEM;
-			break;
-		}
-		r = load_drivers(ctx, busfd, bus, inv);
-		if (r >= 0 && (flags & DF_INV_DEVICES))
-			r = load_devices(ctx, busfd, bus, inv);
-		if (r == -ENOMEM)
-			break;
-		if (r < 0) {
-			df_log_cond(ctx, LOG_WARNING, "cannot read bus '%s': %s",
-				    df_esc(bus->name, esc), strerror(-r));
-			if (skip(inv, "bus %s: cannot read it: %s", df_esc(bus->name, esc),
-				 strerror(-r)) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-		}
-		r = 0;
-	}
 	closedir(d);
 	if (r < 0)
 		goto fail;
@@ -489,54 +385,4 @@ const struct df_driver *df_bus_driver(const struct df_bus *bus, const char *name
 	if (!bus->ndrivers)
 		return NULL;
 	return bsearch(&key, bus->drivers, bus->ndrivers, sizeof(*bus->drivers), cmp_driver);
-}
-
-int df_busdevs_load(int devicesfd, const struct df_names *devices, struct df_busdevs *b)
-{
-	int r = 0;
-
-	/* The entries move as they grow: the map is built once they are all there. */
-	for (size_t i = 0; i < devices->n && r >= 0; i++) {
-		char rel[DF_NAME_MAX + sizeof("/driver")], name[DF_NAME_MAX + 1];
-		struct df_busdevs_entry *e = NULL;
-		int k;
-
-		snprintf(rel, sizeof(rel), "%s/driver", devices->v[i]);
-		k = df_readlink_name_at(devicesfd, rel, name, sizeof(name));
-		if (k == -ENOENT)
-			continue; /* not bound */
-		if (k < 0) {
-			b->skipped++;
-			continue;
-		}
-		for (size_t j = 0; j < b->n && !e; j++)
-			if (streq(b->entries[j].driver, name))
-				e = &b->entries[j];
-		if (!e) {
-			e = ARRAY_GROW(b->entries, b->cap, b->n);
-			if (!e || !(e->driver = strdup(name))) {
-				r = -ENOMEM;
-				break;
-			}
-			e->devices = (struct strv)STRV_INIT;
-			b->n++;
-		}
-		r = strv_push(&e->devices, devices->v[i]);
-	}
-	for (size_t j = 0; j < b->n && r >= 0; j++) {
-		strv_sort(&b->entries[j].devices);
-		r = strmap_put(&b->map, b->entries[j].driver, &b->entries[j].devices, NULL);
-	}
-	return r;
-}
-
-void df_busdevs_release(struct df_busdevs *b)
-{
-	for (size_t j = 0; j < b->n; j++) {
-		free(b->entries[j].driver);
-		strv_release(&b->entries[j].devices);
-	}
-	free(b->entries);
-	strmap_release(&b->map);
-	*b = (struct df_busdevs)DF_BUSDEVS_INIT;
 }

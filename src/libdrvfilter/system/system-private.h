@@ -6,7 +6,7 @@
 #include "policy/policy-private.h"
 #include "system/system.h"
 
-/* ---- inventory.c: pieces the enforcement walk shares ---- */
+/* ---- driver-dir.c: the directories the enforcement walk reads ---- */
 
 /*
  * The bound devices of the driver directory @drvfd, sorted; links that cannot
@@ -41,7 +41,17 @@ void df_busdevs_release(struct df_busdevs *b);
 /* 1 and the module's name in @buf, or 0 when there is no module link (built in); -errno. */
 int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool *builtin);
 
-/* ---- modules.c: the module tree as a table, for the boot options ---- */
+/* ---- modules.c, module-table.c: libkmod, and the module tree as a table ---- */
+
+struct kmod_ctx;
+
+/* The module tree of the target's kernel, and libkmod's context on it. */
+struct df_modules {
+	struct df_ctx *ctx;
+	struct kmod_ctx *kmod;
+	char dirname[PATH_MAX];
+	size_t known; /* modules the last df_modules_blacklist() judged */
+};
 
 /* What one loadable module is known to provide. */
 struct df_modinfo {
@@ -122,5 +132,29 @@ struct df_trace {
 int df_trace_parse(struct df_trace *t, char *buf);
 int df_trace_load(struct df_ctx *ctx, struct df_trace *t);
 void df_trace_release(struct df_trace *t);
+
+/* ---- record.c, record-sys.c, record-tree.c: a recording being built ---- */
+
+/* A recording being built beside its target directory. */
+struct df_rec {
+	struct df_ctx *ctx;
+	char *out; /* the directory being built */
+	struct df_record_counts *c;
+};
+
+/* An entry left out: said, with its name escaped (it may be anything), and counted. */
+void df_rec_skip(struct df_rec *rec, const char *what, const char *name, const char *why);
+/* @n entries of @where left out for their names: said once, and counted. */
+void df_rec_skip_unsafe(struct df_rec *rec, const char *what, const char *where, size_t n);
+/* The directory @rel (and its parents) under the output. */
+int df_rec_mkdirs(struct df_rec *rec, const char *rel);
+/* The file @rel under the output, holding @len bytes of @data. */
+int df_rec_put_file(struct df_rec *rec, const char *rel, const char *data, size_t len);
+/* The link @rel under the output, to @target (an existing one is kept). */
+int df_rec_put_link(struct df_rec *rec, const char *rel, const char *target);
+/* Copy the file @path of the system (whole, bounded) to the same path in the recording. */
+int df_rec_copy_file(struct df_rec *rec, const char *path, bool count_missing);
+/* /sys: buses, drivers, devices, modules and the kernel filter's files. */
+int df_rec_sys(struct df_rec *rec);
 
 #endif
