@@ -184,6 +184,74 @@ START_TEST(test_state_origin)
 }
 END_TEST
 
+/* State files written by hand: each refusal says why, each accepted one what it holds. */
+#define STATE_HEAD \
+	"{\"version\":1,\"mode\":\"kernel\",\"policy\":{\"path\":\"/etc/p\",\"sha256\":\"ab\"},"
+#define STATE_TAIL "\"applied_usec\":1,\"duration_usec\":2,\"counts\":{\"errors\":0}"
+static const struct {
+	const char *json;
+	int r;
+	const char *why; /* part of it; NULL for an accepted file */
+} state_files[] = {
+	{ STATE_HEAD "\"override\":false,\"fail_closed\":false,\"dry_run\":false," STATE_TAIL "}",
+	  0, NULL },
+	{ "{\"version\":2}", -EBADMSG, "not a version 1 state file" },
+	{ "{\"version\":1,\"mode\":\"kernel\"," STATE_TAIL "}", -EBADMSG, "fields are missing" },
+	{ "{\"version\":1,\"mode\":\"quantum\",\"policy\":{\"path\":\"/"
+	  "p\",\"sha256\":\"ab\"}," STATE_TAIL "}",
+	  -EBADMSG, "unknown mode" },
+	{ STATE_HEAD "\"fail_closed\":false,\"dry_run\":false," STATE_TAIL "}", -EBADMSG,
+	  "wrong type" },
+	{ STATE_HEAD "\"override\":false,\"fail_closed\":1,\"dry_run\":false," STATE_TAIL "}",
+	  -EBADMSG, "wrong type" },
+	{ STATE_HEAD "\"override\":false,\"fail_closed\":false,\"dry_run\":false,"
+		     "\"applied_usec\":-1,\"duration_usec\":2,\"counts\":{\"errors\":0}}",
+	  -EBADMSG, "wrong type" },
+	{ STATE_HEAD "\"override\":false,\"fail_closed\":false,\"dry_run\":false," STATE_TAIL
+		     ",\"measurement\":{\"tpm\":\"failed\",\"error\":\"bad \\\\q\"}}",
+	  -EBADMSG, "backslash" },
+	{ STATE_HEAD "\"override\":false,\"fail_closed\":false,\"dry_run\":false," STATE_TAIL
+		     ",\"blacklist\":{\"modules_dir\":\"/lib/\\\\q\",\"modules\":3}}",
+	  -EBADMSG, "backslash" },
+};
+
+START_TEST(test_state_files)
+{
+	char dir[] = "/tmp/drvfilter-state-XXXXXX", why[128] = "stale", path[256];
+	struct df_state st;
+	struct df_ctx *ctx;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/run", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/run/drvfilter", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/run/drvfilter/state.json", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(state_files[_i].json, f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(df_ctx_new(dir, &ctx), 0);
+	ck_assert_msg(df_state_read(ctx, &st, why, sizeof(why)) == state_files[_i].r, "%s",
+		      state_files[_i].json);
+	if (state_files[_i].why)
+		ck_assert_msg(strstr(why, state_files[_i].why), "%s: %s", state_files[_i].json,
+			      why);
+	if (!state_files[_i].why) {
+		ck_assert_str_eq(st.policy_path, "/etc/p");
+		df_state_release(&st);
+	}
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/run/drvfilter", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/run", dir);
+	rmdir(path);
+	rmdir(dir);
+	df_ctx_unref(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("state");
@@ -191,6 +259,8 @@ int main(void)
 
 	tcase_add_test(tc, test_state_round_trip);
 	tcase_add_test(tc, test_state_origin);
+	tcase_add_loop_test(tc, test_state_files, 0,
+			    (int)(sizeof(state_files) / sizeof(state_files[0])));
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -160,24 +160,20 @@ int df_state_write(struct df_ctx *ctx, const struct df_report *rep)
 	return r;
 }
 
-int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize)
+/* The state file, read whole and parsed into @root (its text in *@buf): 0 or -errno, why in @why. */
+static int state_parse(struct df_ctx *ctx, struct jv *root, char **buf, char *why, size_t whysize)
 {
 	_cleanup_free_ char *path = df_ctx_path(ctx, STATE_DIR "/" STATE_NAME);
-	_cleanup_free_ char *buf = NULL;
 	_cleanup_close_ int fd = -1;
-	struct jv root;
-	const struct jv *policy, *counts, *measurement, *blacklist;
 	size_t off, len = 0;
-	bool ok;
 	int r;
 
-	*st = (struct df_state){ .measured_pcr = -1 };
 	if (!path)
 		return -ENOMEM;
 	/* O_NONBLOCK: a FIFO in its place must not hang status. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	r = fd < 0 ? -errno : df_read_full_fd(fd, DF_STATE_SIZE_MAX - 1, &buf, &len);
-	if (r == 0 && memchr(buf, '\0', len))
+	r = fd < 0 ? -errno : df_read_full_fd(fd, DF_STATE_SIZE_MAX - 1, buf, &len);
+	if (r == 0 && memchr(*buf, '\0', len))
 		r = -EBADMSG;
 	if (r == -ENOENT || r == -ENOMEM)
 		return r;
@@ -185,94 +181,116 @@ int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t why
 		snprintf(why, whysize, "cannot read it: %s", strerror(-r));
 		return r;
 	}
-	r = json_parse(buf, len, &root, &off);
+	r = json_parse(*buf, len, root, &off);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
 		snprintf(why, whysize, "it is not valid JSON (byte %zu)", off);
 		return -EBADMSG;
 	}
-	r = -EBADMSG;
-	if (jv_get_int(&root, "version") != DF_STATE_VERSION) {
+	return 0;
+}
+
+/* The fields every state file has: 0, or -EBADMSG with why in @why. */
+static int state_required(const struct jv *root, struct df_state *st, char *why, size_t whysize)
+{
+	const struct jv *policy = jv_get(root, "policy"), *counts = jv_get(root, "counts");
+	bool ok_override, ok_closed, ok_dry, ok_audit;
+
+	if (jv_get_int(root, "version") != DF_STATE_VERSION) {
 		snprintf(why, whysize, "it is not a version %d state file", DF_STATE_VERSION);
-		goto out;
+		return -EBADMSG;
 	}
-	policy = jv_get(&root, "policy");
-	counts = jv_get(&root, "counts");
-	st->mode = jv_get_string(&root, "mode");
+	st->mode = jv_get_string(root, "mode");
 	if (!policy || !counts || !st->mode || !jv_get_string(policy, "path") ||
 	    !jv_get_string(policy, "sha256")) {
 		snprintf(why, whysize, "fields are missing");
-		goto out;
+		return -EBADMSG;
 	}
 	st->mode_kernel = streq(st->mode, "kernel");
 	if (!st->mode_kernel && !streq(st->mode, "fallback")) {
 		snprintf(why, whysize, "it names an unknown mode");
-		goto out;
+		return -EBADMSG;
 	}
-	st->override = jv_get_bool(&root, "override", &ok);
-	if (!ok)
-		goto missing;
-	st->fail_closed = jv_get_bool(&root, "fail_closed", &ok);
-	if (!ok)
-		goto missing;
-	st->dry_run = jv_get_bool(&root, "dry_run", &ok);
-	if (!ok)
-		goto missing;
+	st->override = jv_get_bool(root, "override", &ok_override);
+	st->fail_closed = jv_get_bool(root, "fail_closed", &ok_closed);
+	st->dry_run = jv_get_bool(root, "dry_run", &ok_dry);
 	/* Absent from the state files of drvfilter 0.1: not audit mode. */
-	st->audit = jv_get(&root, "audit") && jv_get_bool(&root, "audit", &ok) && ok;
-	st->applied_usec = jv_get_int(&root, "applied_usec");
-	st->duration_usec = jv_get_int(&root, "duration_usec");
+	st->audit = jv_get(root, "audit") && jv_get_bool(root, "audit", &ok_audit) && ok_audit;
+	st->applied_usec = jv_get_int(root, "applied_usec");
+	st->duration_usec = jv_get_int(root, "duration_usec");
 	st->errors = jv_get_int(counts, "errors");
-	if (st->applied_usec < 0 || st->duration_usec < 0 || st->errors < 0)
-		goto missing;
-	r = 0;
-	/* Absent from older state files: nothing was measured then. */
-	measurement = jv_get(&root, "measurement");
-	if (measurement) {
-		const char *tpm = jv_get_string(measurement, "tpm");
-		const char *rtmr = jv_get_string(measurement, "rtmr_result");
-		const char *err = jv_get_string(measurement, "error");
-
-		st->measure_failed =
-			(tpm && streq(tpm, "failed")) || (rtmr && streq(rtmr, "failed"));
-		st->measured_pcr =
-			tpm && streq(tpm, "measured") ? jv_get_int(measurement, "pcr") : -1;
-		st->measured_rtmr = rtmr && streq(rtmr, "measured");
-		if (err)
-			r = json_unescape_bytes(err, &st->measure_error);
+	if (!ok_override || !ok_closed || !ok_dry || st->applied_usec < 0 ||
+	    st->duration_usec < 0 || st->errors < 0) {
+		snprintf(why, whysize, "fields are missing or of the wrong type");
+		return -EBADMSG;
 	}
+	return 0;
+}
+
+/* What was measured; absent from older state files: nothing was then. */
+static int state_measurement(const struct jv *root, struct df_state *st)
+{
+	const struct jv *m = jv_get(root, "measurement");
+	const char *tpm, *rtmr, *err;
+
+	if (!m)
+		return 0;
+	tpm = jv_get_string(m, "tpm");
+	rtmr = jv_get_string(m, "rtmr_result");
+	err = jv_get_string(m, "error");
+	st->measure_failed = (tpm && streq(tpm, "failed")) || (rtmr && streq(rtmr, "failed"));
+	st->measured_pcr = tpm && streq(tpm, "measured") ? jv_get_int(m, "pcr") : -1;
+	st->measured_rtmr = rtmr && streq(rtmr, "measured");
+	return err ? json_unescape_bytes(err, &st->measure_error) : 0;
+}
+
+/* Added later, so optional: absent, they say nothing. 0, -EBADMSG (escaping) or -ENOMEM. */
+static int state_optional(const struct jv *root, struct df_state *st)
+{
+	const struct jv *blacklist = jv_get(root, "blacklist");
+	const char *initramfs_sha256 = jv_get_string(root, "initramfs_sha256");
+	bool ok;
+
+	st->in_initramfs = jv_get_bool(root, "initramfs", &ok) && ok;
+	if (initramfs_sha256 && !(st->initramfs_sha256 = strdup(initramfs_sha256)))
+		return -ENOMEM;
+	st->initramfs_builder = known_builder(jv_get_string(root, "initramfs_builder"));
+	st->real_root = jv_get_bool(root, "real_root", &ok) && ok;
+	if (!jv_get_string(blacklist, "modules_dir") || jv_get_int(blacklist, "modules") < 0)
+		return 0;
+	st->blacklist_modules = jv_get_int(blacklist, "modules");
+	return json_unescape_bytes(jv_get_string(blacklist, "modules_dir"), &st->blacklist_dir);
+}
+
+int df_state_read(struct df_ctx *ctx, struct df_state *st, char *why, size_t whysize)
+{
+	_cleanup_free_ char *buf = NULL;
+	struct jv root;
+	int r;
+
+	*st = (struct df_state){ .measured_pcr = -1 };
+	if (whysize)
+		*why = '\0';
+	r = state_parse(ctx, &root, &buf, why, whysize);
+	if (r < 0)
+		return r;
+	r = state_required(&root, st, why, whysize);
+	if (r >= 0)
+		r = state_measurement(&root, st);
 	/* Names and paths as they were (json.h); a string in another escaping: a bad file. */
 	if (r >= 0)
-		r = json_unescape_bytes(jv_get_string(policy, "path"), &st->policy_path);
-	if (r == -EBADMSG)
-		goto escaping;
-	st->policy_sha256 = strdup(jv_get_string(policy, "sha256"));
-	st->mode = st->mode_kernel ? "kernel" : "fallback";
-	r = r >= 0 && st->policy_sha256 ? 0 : -ENOMEM;
-	/* Added later, so optional: absent, they say nothing. */
-	st->in_initramfs = jv_get_bool(&root, "initramfs", &ok) && ok;
-	if (r == 0 && jv_get_string(&root, "initramfs_sha256") &&
-	    !(st->initramfs_sha256 = strdup(jv_get_string(&root, "initramfs_sha256"))))
+		r = json_unescape_bytes(jv_get_string(jv_get(&root, "policy"), "path"),
+					&st->policy_path);
+	if (r >= 0 &&
+	    !(st->policy_sha256 = strdup(jv_get_string(jv_get(&root, "policy"), "sha256"))))
 		r = -ENOMEM;
-	st->initramfs_builder = known_builder(jv_get_string(&root, "initramfs_builder"));
-	st->real_root = jv_get_bool(&root, "real_root", &ok) && ok;
-	blacklist = jv_get(&root, "blacklist");
-	if (r == 0 && jv_get_string(blacklist, "modules_dir") &&
-	    jv_get_int(blacklist, "modules") >= 0) {
-		st->blacklist_modules = jv_get_int(blacklist, "modules");
-		r = json_unescape_bytes(jv_get_string(blacklist, "modules_dir"),
-					&st->blacklist_dir);
-		if (r == -EBADMSG)
-			goto escaping;
+	if (r >= 0) {
+		st->mode = st->mode_kernel ? "kernel" : "fallback";
+		r = state_optional(&root, st);
 	}
-	goto out;
-escaping:
-	snprintf(why, whysize, "a string has a backslash that drvfilter does not write");
-	goto out;
-missing:
-	snprintf(why, whysize, "fields are missing or of the wrong type");
-out:
+	if (r == -EBADMSG && whysize && !*why)
+		snprintf(why, whysize, "a string has a backslash that drvfilter does not write");
 	jv_release(&root);
 	if (r < 0)
 		df_state_release(st);
