@@ -274,6 +274,84 @@ static int lex_check_bytes(const char *s, size_t n, unsigned line, struct df_dia
 	return 0;
 }
 
+enum {
+	LINE_DROP,
+	LINE_KEEP
+};
+
+/*
+ * The problems of one physical line of its own (bytes, length, a comment
+ * inside a line being joined, which started at @start): LINE_KEEP,
+ * LINE_DROP when one was reported, or -ENOMEM.
+ */
+static int check_physical(const char *s, size_t n, unsigned line, bool joining, unsigned start,
+			  struct df_diags *diags)
+{
+	size_t before = diags->errors;
+	int r = lex_check_bytes(s, n, line, diags);
+
+	if (r >= 0 && n > DF_INI_LINE_MAX)
+		r = df_diags_add(diags, DF_ERROR, line,
+				 "line too long: %zu bytes, the parser reads at most %d", n,
+				 DF_INI_LINE_MAX);
+	if (r < 0)
+		return r;
+	if (diags->errors > before)
+		return LINE_DROP;
+	if (joining) {
+		/* Joined on, a comment turns everything after it into comment. */
+		strip(&s, &n);
+		if (n > 0 && (s[0] == '#' || s[0] == ';')) {
+			r = df_diags_add(diags, DF_ERROR, line,
+					 "comment inside a continued line: the parser would drop "
+					 "the rest of the line started at line %u",
+					 start);
+			return r < 0 ? r : LINE_DROP;
+		}
+	}
+	return LINE_KEEP;
+}
+
+enum {
+	JOIN_DROP,
+	JOIN_DONE,
+	JOIN_MORE
+};
+
+/*
+ * Whether the logical line @logical (started at @start) goes on: iniparser
+ * drops trailing blanks, then a final backslash joins the next line, which
+ * is cut off here (JOIN_MORE); JOIN_DONE when it ends; JOIN_DROP when the
+ * join would swallow text (reported); or -ENOMEM.
+ */
+static int join_next(struct strbuf *logical, unsigned start, struct df_diags *diags)
+{
+	const char *first = logical->s;
+	size_t t = logical->len, fl;
+	int r;
+
+	while (t > 0 && ini_space(logical->s[t - 1]))
+		t--;
+	if (t == 0 || logical->s[t - 1] != '\\')
+		return JOIN_DONE;
+	fl = t;
+	strip(&first, &fl);
+	if (first[0] == '#' || first[0] == ';')
+		r = df_diags_add(diags, DF_ERROR, start,
+				 "comment ends with a backslash: the parser would join the "
+				 "next line into the comment");
+	else if (comment_in_value(logical->s, t - 1))
+		r = df_diags_add(diags, DF_ERROR, start,
+				 "comment before a line continuation: the parser would drop "
+				 "the continued text");
+	else {
+		logical->len = t - 1;
+		logical->s[logical->len] = '\0';
+		return JOIN_MORE;
+	}
+	return r < 0 ? r : JOIN_DROP;
+}
+
 int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags *diags)
 {
 	struct strbuf logical = STRBUF_INIT;
@@ -285,85 +363,40 @@ int df_lex_scan(struct df_lex *lex, const char *buf, size_t len, struct df_diags
 
 	while (pos < len && r >= 0) {
 		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - s) : len - pos, t;
-		size_t before = diags->errors;
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
 
 		if (!joining)
 			from = pos;
 		pos += n + (nl ? 1 : 0);
 		line++;
-		r = lex_check_bytes(s, n, line, diags);
-		if (r < 0)
-			break;
-		if (n > DF_INI_LINE_MAX) {
-			r = df_diags_add(diags, DF_ERROR, line,
-					 "line too long: %zu bytes, the parser reads at most %d", n,
-					 DF_INI_LINE_MAX);
-		}
-		if (diags->errors > before)
-			goto drop;
-		if (!joining) {
-			start = line;
-		} else {
-			const char *c = s;
-			size_t cl = n;
+		int k = check_physical(s, n, line, joining, start, diags);
 
-			/* Joined on, a comment turns everything after it into comment. */
-			strip(&c, &cl);
-			if (cl > 0 && (c[0] == '#' || c[0] == ';')) {
-				r = df_diags_add(
-					diags, DF_ERROR, line,
-					"comment inside a continued line: the parser would "
-					"drop the rest of the line started at line %u",
-					start);
-				goto drop;
-			}
+		if (k == LINE_KEEP) {
+			if (!joining)
+				start = line;
+			k = strbuf_appendn(&logical, s, n);
+			if (k >= 0)
+				k = join_next(&logical, start, diags);
+		} else if (k == LINE_DROP) {
+			k = JOIN_DROP;
 		}
-		r = strbuf_appendn(&logical, s, n);
-		if (r < 0)
+		if (k < 0) {
+			r = k;
 			break;
-		/* iniparser drops trailing blanks, then a final backslash joins the next line. */
-		t = logical.len;
-		while (t > 0 && ini_space(logical.s[t - 1]))
-			t--;
-		if (t > 0 && logical.s[t - 1] == '\\') {
-			const char *first = logical.s;
-			size_t fl = t;
-
-			strip(&first, &fl);
-			if (first[0] == '#' || first[0] == ';') {
-				r = df_diags_add(diags, DF_ERROR, start,
-						 "comment ends with a backslash: the parser would "
-						 "join the next line into the comment");
-				goto drop;
-			}
-			if (comment_in_value(logical.s, t - 1)) {
-				r = df_diags_add(diags, DF_ERROR, start,
-						 "comment before a line continuation: the parser "
-						 "would drop the continued text");
-				goto drop;
-			}
-			logical.len = t - 1;
-			logical.s[logical.len] = '\0';
-			joining = true;
+		}
+		/* A broken line ends any continuation: report the rest on their own. */
+		joining = k == JOIN_MORE;
+		if (joining)
 			continue;
-		}
-		joining = false;
-		if (logical.len > DF_INI_LINE_MAX) {
+		if (k == JOIN_DONE && logical.len > DF_INI_LINE_MAX)
 			r = df_diags_add(diags, DF_ERROR, start,
 					 "continued line too long: %zu bytes, the parser reads at "
 					 "most %d",
 					 logical.len, DF_INI_LINE_MAX);
-		} else {
+		else if (k == JOIN_DONE)
 			r = lex_logical_line(lex, logical.s, logical.len, start, from, pos,
 					     &section, diags);
-		}
 		strbuf_release(&logical);
-		continue;
-drop:
-		/* A broken line ends any continuation: report the rest on their own. */
-		strbuf_release(&logical);
-		joining = false;
 	}
 	if (r >= 0 && joining)
 		r = df_diags_add(diags, DF_ERROR, start,
