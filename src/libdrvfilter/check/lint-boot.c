@@ -35,7 +35,6 @@
 #define SLAVES_DEPTH_MAX 4 /* dm on md on dm ... */
 #define SLAVES_MAX 64 /* devices one dm or md device is built on */
 #define WALK_MAX 256 /* device directories walked for one boot device, in all */
-#define MOUNTINFO_LINE_MAX 4096
 
 static const char *const not_needed[][2] = { { "pci", "pcieport" }, { "pci", "shpchp" } };
 
@@ -54,14 +53,6 @@ struct guard {
 	bool encrypted; /* the root file system is on dm-crypt (a volume the TPM may unseal) */
 	char top[PATH_MAX]; /* the real path of /sys/devices under the sysroot */
 };
-
-/* Whether @rel (absolute) exists under the sysroot. */
-static bool exists(struct guard *g, const char *rel)
-{
-	_cleanup_free_ char *path = df_ctx_path(g->ctx, rel);
-
-	return path && access(path, F_OK) == 0;
-}
 
 /* The last component of @path, cut off in place; NULL when there is none. */
 static char *cut_last(char *path)
@@ -117,7 +108,8 @@ static int guard_module(struct guard *g, const char *bus, const char *driver, co
 		return 0;
 	/* A built-in module (no initstate) is never blacklisted; nor one named like its driver. */
 	snprintf(rel, sizeof(rel), "/sys/module/%s/initstate", module);
-	if (!exists(g, rel) || df_modname_normalize(driver, drv) < 0 || streq(drv, module))
+	if (!df_ctx_exists(g->ctx, rel) || df_modname_normalize(driver, drv) < 0 ||
+	    streq(drv, module))
 		return 0;
 	df_module_decide(g->p, bus, module, &v);
 	if (v.allowed)
@@ -264,127 +256,11 @@ static int guard_device(struct guard *g, const char *rel, const char *what, cons
 	return r;
 }
 
-/* A mount's source for a message: printable ASCII without blanks, else "?". */
-static const char *printable(const char *s)
-{
-	if (!s || !*s)
-		return "?";
-	for (const char *c = s; *c; c++)
-		if (*c <= 0x20 || *c >= 0x7f)
-			return "?";
-	return s;
-}
-
-/* The root mount as mountinfo's last line for "/" gives it. */
-struct root_mount {
-	unsigned maj, min;
-	char source[256];
-	char type[64];
-	bool found;
-};
-
-static void parse_mountinfo_line(char *line, struct root_mount *m)
-{
-	char *save = NULL, *f[5], *sep, *type, *source;
-	unsigned maj, min;
-
-	sep = strstr(line, " - ");
-	if (!sep)
-		return;
-	*sep = '\0';
-	f[0] = strtok_r(line, " ", &save);
-	for (size_t i = 1; i < ARRAY_SIZE(f); i++)
-		f[i] = f[i - 1] ? strtok_r(NULL, " ", &save) : NULL;
-	if (!f[4] || !streq(f[4], "/") || sscanf(f[2], "%u:%u", &maj, &min) != 2)
-		return;
-	save = NULL;
-	type = strtok_r(sep + 3, " ", &save);
-	source = strtok_r(NULL, " \n", &save);
-	*m = (struct root_mount){ .maj = maj, .min = min, .found = true };
-	snprintf(m->source, sizeof(m->source), "%s", printable(source));
-	snprintf(m->type, sizeof(m->type), "%s", printable(type));
-}
-
-/* A device-mapper device by its name (/dev/mapper/NAME): the dm-N whose dm/name it is. */
-static bool dm_by_name(struct guard *g, const char *name, char *rel, size_t size)
-{
-	_cleanup_close_ int fd = df_open_dir(g->ctx, "/sys/class/block");
-	DIR *d = fd >= 0 ? df_dir_open_at(fd, ".") : NULL;
-	struct dirent *de;
-	char buf[DF_NAME_MAX + 1], attr[DF_NAME_MAX + 16];
-	bool found = false;
-
-	while (d && !found && df_dir_next(d, &de) > 0) {
-		if (!startswith(de->d_name, "dm-") || df_sysfs_name_check(de->d_name) < 0)
-			continue;
-		snprintf(attr, sizeof(attr), "%s/dm/name", de->d_name);
-		if (df_read_at(fd, attr, buf, sizeof(buf)) >= 0 && streq(buf, name)) {
-			snprintf(rel, size, "/sys/class/block/%s", de->d_name);
-			found = true;
-		}
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
-/* A /dev path of a block device (/dev/vda2, /dev/mapper/NAME), as its sysfs path. */
-static bool block_by_dev(struct guard *g, const char *dev, char *rel, size_t size)
-{
-	const char *name = startswith(dev, "/dev/mapper/");
-
-	if (name)
-		return df_sysfs_name_check(name) == 0 && dm_by_name(g, name, rel, size);
-	name = startswith(dev, "/dev/");
-	if (!name || df_sysfs_name_check(name) < 0)
-		return false;
-	snprintf(rel, size, "/sys/class/block/%s", name);
-	return exists(g, rel);
-}
-
-/*
- * The root file system's device, as a path under the sysroot: 1 when known,
- * 0 when not (@m says whether mountinfo had a root mount at all).
- */
-static int find_root(struct guard *g, const struct df_cmdline_opts *o, struct root_mount *m,
-		     char *rel, size_t size, char *label, size_t lsize)
-{
-	_cleanup_free_ char *path = df_ctx_path(g->ctx, "/proc/self/mountinfo");
-	char line[MOUNTINFO_LINE_MAX];
-	FILE *f;
-
-	if (!path)
-		return -ENOMEM;
-	f = fopen(path, "re");
-	/* The last mount on "/" is the one that is seen; an overlong line is no root's. */
-	while (f && fgets(line, sizeof(line), f))
-		if (strchr(line, '\n'))
-			parse_mountinfo_line(line, m);
-	if (f)
-		fclose(f);
-	if (m->found && m->maj != 0) {
-		snprintf(rel, size, "/sys/dev/block/%u:%u", m->maj, m->min);
-		snprintf(label, lsize, "%s, %u:%u", m->source, m->maj, m->min);
-		if (exists(g, rel))
-			return 1;
-	}
-	/* Not a block device's number (btrfs): its source, else root= ("/dev/root"). */
-	if (m->found && block_by_dev(g, m->source, rel, size)) {
-		snprintf(label, lsize, "%s", m->source);
-		return 1;
-	}
-	if (o->root && block_by_dev(g, o->root, rel, size)) {
-		snprintf(label, lsize, "root=%s", printable(o->root));
-		return 1;
-	}
-	return 0;
-}
-
 static int guard_root(struct guard *g, const struct df_cmdline_opts *o)
 {
 	char rel[PATH_MAX], label[PATH_MAX], what[PATH_MAX + 64];
-	struct root_mount m = { 0 };
-	int r = find_root(g, o, &m, rel, sizeof(rel), label, sizeof(label));
+	struct df_root_mount m = { 0 };
+	int r = df_root_device(g->ctx, o, &m, rel, sizeof(rel), label, sizeof(label));
 
 	if (r < 0)
 		return r;

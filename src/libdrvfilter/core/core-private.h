@@ -31,6 +31,9 @@ bool df_log_enabled(const struct df_ctx *ctx, int priority);
 	} while (0)
 #define df_dbg(ctx, ...) df_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
 
+/* Whether @path (absolute) exists under the context's sysroot. */
+bool df_ctx_exists(const struct df_ctx *ctx, const char *path);
+
 _printf_(4, 5) int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line,
 				const char *fmt, ...);
 /* Order by line, keeping the order of messages on one line. */

@@ -160,9 +160,7 @@ const char *df_initramfs_builder(const struct df_ctx *ctx)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
-		_cleanup_free_ char *path = df_ctx_path(ctx, marks[i][0]);
-
-		if (path && access(path, F_OK) == 0)
+		if (df_ctx_exists(ctx, marks[i][0]))
 			return marks[i][1];
 	}
 	return "unknown";
@@ -198,4 +196,11 @@ void df_ctx_log(const struct df_ctx *ctx, int priority, const char *format, ...)
 	va_start(ap, format);
 	log_va(ctx, priority, NULL, 0, NULL, format, ap);
 	va_end(ap);
+}
+
+bool df_ctx_exists(const struct df_ctx *ctx, const char *path)
+{
+	_cleanup_free_ char *full = df_ctx_path(ctx, path);
+
+	return full && access(full, F_OK) == 0;
 }
