@@ -2,15 +2,14 @@
 /*
  * drvfilterctl generate: a policy that allows the drivers bound now but the
  * risky ones no boot device needs (left commented out, with the reason),
- * denies every other, and says where each allowed name comes from.
+ * denies every other, and says where each allowed name comes from. With
+ * --profile, a profile instead (ctl-generate-profile.c).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "ctl-generate.h"
 #include "ctl.h"
 #include "log.h"
 #include "macro.h"
@@ -23,8 +22,7 @@ static const char *arg_profile;
 /* iniparser's line limit (policy-lex.c): a longer list would be cut. */
 #define LINE_MAX_BYTES 1022
 
-/* A name in a comment: printable ASCII only, and no '\\' that would join lines. */
-static int append_note_name(struct strbuf *sb, const char *name)
+int gen_append_note_name(struct strbuf *sb, const char *name)
 {
 	int r = 0;
 
@@ -70,16 +68,7 @@ static bool append_device_rules(const struct df_bus *bus, const struct df_driver
 	return nids > 0;
 }
 
-/* What generate knows of the target: the drivers its boot devices need. */
-struct gen {
-	char **boot; /* "BUS:DRIVER" */
-	size_t nboot;
-	bool root_unknown; /* the root is on no block device: what it needs is not known */
-	size_t nrisky; /* risky drivers bound now, left out */
-	struct strbuf risky; /* ", BUS:DRIVER" each */
-};
-
-static bool boot_needs(const struct gen *gen, const char *bus, const char *driver)
+bool gen_boot_needs(const struct gen *gen, const char *bus, const char *driver)
 {
 	size_t blen = strlen(bus);
 
@@ -93,8 +82,7 @@ static bool boot_needs(const struct gen *gen, const char *bus, const char *drive
 /* A note line's devices stop here: past iniparser's line limit the policy is invalid. */
 #define NOTE_DEVICES_MAX_BYTES 400
 
-/* @drv's devices, @first before the first and ", " between, cut short with a count. */
-static int append_devices(struct strbuf *sb, const struct df_driver *drv, const char *first)
+int gen_append_devices(struct strbuf *sb, const struct df_driver *drv, const char *first)
 {
 	size_t start = sb->len;
 	int r = 0;
@@ -104,7 +92,7 @@ static int append_devices(struct strbuf *sb, const struct df_driver *drv, const 
 			return strbuf_appendf(sb, " and %zu more", drv->ndevices - k);
 		r = strbuf_append(sb, k ? ", " : first);
 		if (r >= 0)
-			r = append_note_name(sb, drv->devices[k]);
+			r = gen_append_note_name(sb, drv->devices[k]);
 	}
 	return r;
 }
@@ -114,7 +102,7 @@ static int note_devices(struct strbuf *notes, const struct df_driver *drv)
 {
 	int r = strbuf_appendf(notes, "# %s:", drv->name);
 
-	return r < 0 ? r : append_devices(notes, drv, " ");
+	return r < 0 ? r : gen_append_devices(notes, drv, " ");
 }
 
 /* @name onto the list @line unless it is there already (a module shared by drivers). */
@@ -130,16 +118,109 @@ static int add_name(struct strbuf *line, struct strv *names, size_t *n, const ch
 	return r;
 }
 
-/*
- * The bus's allow list into @line, with a comment per driver in @notes; the
- * risky drivers bound now (df_driver_risk()) that no boot device needs into
- * @left, commented out, each with its reason in @left_notes.
- */
-static int bus_line(struct gen *gen, const struct df_bus *bus, struct strbuf *line,
-		    struct strbuf *notes, struct strbuf *left, struct strbuf *left_notes)
+/* A bus's lines as they are written: its allow list, and the risky drivers left out. */
+struct bus_lists {
+	struct strbuf line, notes; /* the allow list, a comment per driver */
+	struct strbuf left, left_notes; /* the risky drivers left out, each with its reason */
+	struct strv names; /* the names on the allow list */
+	size_t n, nleft;
+};
+
+static void bus_lists_release(struct bus_lists *bl)
 {
-	struct strv names = STRV_INIT;
-	size_t n = 0, nleft = 0;
+	strbuf_release(&bl->line);
+	strbuf_release(&bl->notes);
+	strbuf_release(&bl->left);
+	strbuf_release(&bl->left_notes);
+	strv_release(&bl->names);
+}
+
+/* A driver name no policy can hold: said, escaped (none reaches the terminal raw); -EINVAL. */
+static int bad_name(const struct df_bus *bus, const struct df_driver *drv, const char *why)
+{
+	struct strbuf b = STRBUF_INIT, d = STRBUF_INIT;
+
+	(void)strbuf_append_escaped(&b, bus->name);
+	(void)strbuf_append_escaped(&d, drv->name);
+	log_error("bus %s: driver '%s' %s: it cannot be allowed by name", strbuf_str(&b),
+		  strbuf_str(&d), why);
+	strbuf_release(&b);
+	strbuf_release(&d);
+	return -EINVAL;
+}
+
+/* A risky driver no boot device needs, left out: denied by default = deny, its device unbound. */
+static int leave_out(struct gen *gen, struct bus_lists *bl, const struct df_bus *bus,
+		     const struct df_driver *drv, const char *risk)
+{
+	const char *why;
+	int r = strbuf_appendf(&bl->left, "%s%s", bl->nleft++ ? ", " : "", drv->name);
+
+	if (r >= 0)
+		r = note_devices(&bl->left_notes, drv);
+	/* Allowed back in fallback mode, its module's name must go with it. */
+	if (r >= 0 && drv->module && !drv->builtin && !streq(drv->module, drv->name) &&
+	    df_driver_name_check(drv->module, &why) == 0)
+		r = strbuf_appendf(&bl->left_notes, " (module %s)", drv->module);
+	if (r >= 0)
+		r = strbuf_appendf(&bl->left_notes, ": %s\n", risk);
+	if (r >= 0)
+		r = strbuf_appendf(&gen->risky, ", %s:%s", bus->name, drv->name);
+	gen->nrisky++;
+	return r;
+}
+
+/* An allowed driver's comment: its devices, and why a TPM's or a risky one is allowed. */
+static int note_allowed(const struct gen *gen, struct bus_lists *bl, const struct df_bus *bus,
+			const struct df_driver *drv, const char *risk)
+{
+	int r = note_devices(&bl->notes, drv);
+
+	if (r >= 0 && df_is_tpm_driver(bus->name, drv->name))
+		r = strbuf_append(&bl->notes, drv->ndevices
+						      ? " (the TPM: measure = auto needs it)"
+						      : " a TPM's driver, allowed with nothing "
+							"bound now: measure = auto needs it");
+	if (r >= 0 && risk)
+		r = strbuf_appendf(&bl->notes, " (risky: %s; allowed, since %s)", risk,
+				   gen->root_unknown ? "generate cannot follow the root file "
+						       "system's device, which may need it"
+						     : "the boot devices need it");
+	if (r >= 0)
+		r = strbuf_append(&bl->notes, "\n");
+	return r;
+}
+
+/*
+ * Fallback mode knows a module that is not loaded by its name only: when
+ * the module is named otherwise (xhci_pci registers xhci_hcd), allow its
+ * name too, or its blacklist entry would block this driver.
+ */
+static int allow_module(struct bus_lists *bl, const struct df_driver *drv)
+{
+	char alt[DF_NAME_MAX + 1];
+	const char *why;
+	int r;
+
+	if (!drv->module || drv->builtin || df_modname_dashed(drv->module, alt) != 0 ||
+	    streq(drv->module, drv->name) || streq(alt, drv->name) ||
+	    strv_contains(&bl->names, drv->module) || df_driver_name_check(drv->module, &why) != 0)
+		return 0;
+	r = add_name(&bl->line, &bl->names, &bl->n, drv->module);
+	if (r >= 0)
+		r = strbuf_appendf(&bl->notes,
+				   "# %s: the module of %s, for fallback mode's blacklist\n",
+				   drv->module, drv->name);
+	return r;
+}
+
+/*
+ * The bus's allow list, with a comment per driver; the risky drivers bound
+ * now (df_driver_risk()) that no boot device needs left out, commented out,
+ * each with its reason. The number of names, or a negative errno.
+ */
+static int bus_line(struct gen *gen, const struct df_bus *bus, struct bus_lists *bl)
+{
 	int r = 0;
 
 	for (size_t i = 0; i < bus->ndrivers && r >= 0; i++) {
@@ -154,236 +235,74 @@ static int bus_line(struct gen *gen, const struct df_bus *bus, struct strbuf *li
 		if (drv->ndevices == 0 && !df_is_tpm_driver(bus->name, drv->name))
 			continue;
 		if (df_driver_name_check(drv->name, &why) < 0) {
-			struct strbuf b = STRBUF_INIT, d = STRBUF_INIT;
-
-			/* Names from sysfs, escaped: none reaches the terminal raw. */
-			(void)strbuf_append_escaped(&b, bus->name);
-			(void)strbuf_append_escaped(&d, drv->name);
-			log_error("bus %s: driver '%s' %s: it cannot be allowed by name",
-				  strbuf_str(&b), strbuf_str(&d), why);
-			strbuf_release(&b);
-			strbuf_release(&d);
-			r = -EINVAL;
+			r = bad_name(bus, drv, why);
 			break;
 		}
 		risk = df_driver_risk(bus->name, drv->name);
-		if (risk && !gen->root_unknown && !boot_needs(gen, bus->name, drv->name)) {
-			/* Left out: denied by default = deny, its device unbound. */
-			r = strbuf_appendf(left, "%s%s", nleft++ ? ", " : "", drv->name);
-			if (r >= 0)
-				r = note_devices(left_notes, drv);
-			/* Allowed back in fallback mode, its module's name must go with it. */
-			if (r >= 0 && drv->module && !drv->builtin &&
-			    !streq(drv->module, drv->name) &&
-			    df_driver_name_check(drv->module, &why) == 0)
-				r = strbuf_appendf(left_notes, " (module %s)", drv->module);
-			if (r >= 0)
-				r = strbuf_appendf(left_notes, ": %s\n", risk);
-			if (r >= 0)
-				r = strbuf_appendf(&gen->risky, ", %s:%s", bus->name, drv->name);
-			gen->nrisky++;
+		if (risk && !gen->root_unknown && !gen_boot_needs(gen, bus->name, drv->name)) {
+			r = leave_out(gen, bl, bus, drv, risk);
 			continue;
 		}
-		if (arg_devices && append_device_rules(bus, drv, line, &n, &r))
+		if (arg_devices && append_device_rules(bus, drv, &bl->line, &bl->n, &r))
 			;
 		else
-			r = add_name(line, &names, &n, drv->name);
+			r = add_name(&bl->line, &bl->names, &bl->n, drv->name);
 		if (r >= 0)
-			r = note_devices(notes, drv);
-		if (r >= 0 && df_is_tpm_driver(bus->name, drv->name))
-			r = strbuf_append(notes, drv->ndevices
-							 ? " (the TPM: measure = auto needs it)"
-							 : " a TPM's driver, allowed with nothing "
-							   "bound now: measure = auto needs it");
-		if (r >= 0 && risk)
-			r = strbuf_appendf(notes, " (risky: %s; allowed, since %s)", risk,
-					   gen->root_unknown
-						   ? "generate cannot follow the root file "
-						     "system's device, which may need it"
-						   : "the boot devices need it");
+			r = note_allowed(gen, bl, bus, drv, risk);
 		if (r >= 0)
-			r = strbuf_append(notes, "\n");
-		/*
-		 * Fallback mode knows a module that is not loaded by its name only:
-		 * when the module is named otherwise (xhci_pci registers xhci_hcd),
-		 * allow its name too, or its blacklist entry would block this driver.
-		 */
-		if (r >= 0 && drv->module && !drv->builtin) {
-			char alt[DF_NAME_MAX + 1];
-
-			if (df_modname_dashed(drv->module, alt) == 0 &&
-			    !streq(drv->module, drv->name) && !streq(alt, drv->name) &&
-			    !strv_contains(&names, drv->module) &&
-			    df_driver_name_check(drv->module, &why) == 0) {
-				r = add_name(line, &names, &n, drv->module);
-				if (r >= 0)
-					r = strbuf_appendf(notes,
-							   "# %s: the module of %s, for fallback "
-							   "mode's blacklist\n",
-							   drv->module, drv->name);
-			}
-		}
+			r = allow_module(bl, drv);
 	}
-	strv_release(&names);
-	if (r >= 0 && (line->len > LINE_MAX_BYTES || left->len > LINE_MAX_BYTES)) {
+	if (r >= 0 && (bl->line.len > LINE_MAX_BYTES || bl->left.len > LINE_MAX_BYTES)) {
 		log_error("bus %s: the list of bound drivers is longer than one policy line (%d "
 			  "bytes) can hold",
 			  bus->name, LINE_MAX_BYTES);
 		r = -E2BIG;
 	}
-	return r < 0 ? r : (int)(n + nleft);
+	return r < 0 ? r : (int)(bl->n + bl->nleft);
 }
 
-/* --profile NAME: a shipped profile's path (NAME: letters, digits, '-'), or the file NAME with a '/'. */
-static char *profile_path(const char *name)
+/* What a generated policy starts with: how to use it, and its [filter] settings. */
+static const char policy_header[] =
+	"# drvfilter policy written by 'drvfilterctl generate': it allows the drivers\n"
+	"# bound to a device when it ran, but those that are risky in a confidential\n"
+	"# guest (left commented out, each with its reason), and denies every other driver.\n"
+	"# Review it, install it as /etc/drvfilter.conf, check it with 'drvfilterctl check',\n"
+	"# and rebuild the initramfs. See drvfilter.conf(5).\n"
+	"\n"
+	"[filter]\n"
+	"default = deny\n"
+	"bound = unbind\n"
+	"mode = auto\n"
+	"lock = yes\n"
+	"\n"
+	"[allow]\n";
+
+/* The bus's part of the policy onto @out: its allow list, then the risky drivers left out. */
+static int append_bus(struct gen *gen, const struct df_bus *bus, struct strbuf *out)
 {
-	char *path;
+	struct bus_lists bl = { .line = STRBUF_INIT,
+				.notes = STRBUF_INIT,
+				.left = STRBUF_INIT,
+				.left_notes = STRBUF_INIT,
+				.names = STRV_INIT };
+	int r = bus_line(gen, bus, &bl);
 
-	if (strchr(name, '/'))
-		return strdup(name);
-	for (const char *c = name; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
-			return NULL;
-	if (!*name || asprintf(&path, "%s/%s.conf", DRVFILTER_PROFILE_DIR, name) < 0)
-		return NULL;
-	return path;
-}
-
-/*
- * generate --profile: the profile as it is, then, in comments, each driver
- * bound now that it denies, with why that may be right (risky) or must not
- * be (the root file system or a console needs it: check refuses the policy).
- */
-static int run_profile(struct gen *gen, const struct df_inventory *inv)
-{
-	_cleanup_free_ char *path = profile_path(arg_profile), *text = NULL;
-	_cleanup_close_ int fd = -1;
-	struct strbuf notes = STRBUF_INIT, names = STRBUF_INIT;
-	struct df_policy *p = NULL;
-	struct df_policy_source src;
-	struct df_diags d;
-	struct stat st;
-	size_t len, ndenied = 0, nneeded = 0, nguard;
-	int r;
-
-	if (!path) {
-		log_error("no profile '%s': a name is letters, digits and '-' (those shipped are "
-			  "in %s), or a file's path with a '/'",
-			  arg_profile, DRVFILTER_PROFILE_DIR);
-		return EXIT_ERROR;
-	}
-	/* O_NONBLOCK: a FIFO in its place must not hang generate; a regular file only. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		log_error_errno(-errno,
-				"cannot read the profile '%s': %m (those shipped are in %s)", path,
-				DRVFILTER_PROFILE_DIR);
-		return EXIT_ERROR;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		log_error("the profile '%s' is not a regular file", path);
-		return EXIT_ERROR;
-	}
-	r = df_read_full_fd(fd, 1 << 20, &text, &len);
-	if (r < 0) {
-		log_error_errno(r, "cannot read the profile '%s': %m", path);
-		return EXIT_ERROR;
-	}
-	/*
-	 * The text read is the text checked and printed (the file may change
-	 * meanwhile): check's loader and its guard, whose errors (a root disk,
-	 * console or TPM the profile takes away) fail the command.
-	 */
-	src = (struct df_policy_source){ .path = path, .buf = text, .len = len };
-	df_diags_init(&d);
-	r = df_policy_load_edited(ctl_ctx, path, DF_LOAD_ANY_OWNER, &src, &d, &p);
-	if (r >= 0 && !d.errors)
-		r = df_policy_check_boot(ctl_ctx, p, &d);
-	if (r == -ENOMEM) {
-		df_policy_free(p);
-		df_diags_release(&d);
-		return ctl_oom();
-	}
-	if (r < 0 || !p) {
-		ctl_print_diags(&d, stderr, true);
-		log_error("the profile '%s' is not a valid policy", path);
-		df_policy_free(p);
-		df_diags_release(&d);
-		return EXIT_ERROR;
-	}
-	nguard = d.errors;
-	if (nguard)
-		ctl_print_diags(&d, stderr, true);
-	df_diags_release(&d);
-	r = 0;
-	for (size_t i = 0; i < inv->nbuses && r >= 0; i++) {
-		const struct df_bus *bus = &inv->buses[i];
-		const char *why;
-
-		if (df_bus_name_check(bus->name, &why) < 0)
-			continue;
-		for (size_t k = 0; k < bus->ndrivers && r >= 0; k++) {
-			const struct df_driver *drv = &bus->drivers[k];
-			const char *risk = df_driver_risk(bus->name, drv->name);
-			struct df_verdict v;
-			bool needed;
-
-			if (drv->ndevices == 0)
-				continue;
-			/* A name no policy can hold is denied: named here, escaped. */
-			if (df_driver_name_check(drv->name, &why) < 0)
-				v.allowed = false;
-			else
-				df_policy_decide(p, bus->name, drv->name, &v);
-			if (v.allowed)
-				continue;
-			needed = boot_needs(gen, bus->name, drv->name);
-			ndenied++;
-			nneeded += needed;
-			r = strbuf_appendf(&notes, "# %s ", bus->name);
-			if (r >= 0)
-				r = append_note_name(&notes, drv->name);
-			if (r >= 0)
-				r = append_devices(&notes, drv, " (");
-			if (r >= 0)
-				r = strbuf_appendf(&notes, ")%s%s%s\n",
-						   needed ? ": the root file system or a console "
-							    "needs it, allow it"
-							  : "",
-						   risk && !needed ? ": risky: " : "",
-						   risk && !needed ? risk : "");
-			if (r >= 0)
-				r = strbuf_appendf(&names, ", %s:", bus->name);
-			if (r >= 0)
-				r = append_note_name(&names, drv->name);
-		}
-	}
-	if (r >= 0) {
-		fwrite(text, 1, len, stdout);
-		if (len && text[len - 1] != '\n')
-			fputc('\n', stdout);
-		if (ndenied)
-			printf("\n# Bound when 'drvfilterctl generate --profile' ran, and denied "
-			       "by "
-			       "this profile\n# (applied, the policy unbinds them):\n%s",
-			       strbuf_str(&notes));
-	}
-	if (r >= 0 && (nneeded || nguard))
-		log_error("the profile takes away what this machine boots from (see above and "
-			  "the end of the output): check refuses the policy until it allows that");
-	else if (r >= 0 && ndenied)
-		log_info("the profile denies %zu driver%s bound now (%s): applied, the policy "
-			 "unbinds %s",
-			 ndenied, ndenied == 1 ? "" : "s", strbuf_str(&names) + 2,
-			 ndenied == 1 ? "it" : "them");
-	if (r == -ENOMEM)
-		log_oom();
-	else if (r < 0)
-		log_error_errno(r, "cannot read the profile '%s': %m", path);
-	strbuf_release(&notes);
-	strbuf_release(&names);
-	df_policy_free(p);
-	return r < 0 || nneeded || nguard ? EXIT_ERROR : EXIT_FINE;
+	if (r > 0 && bl.line.len)
+		r = strbuf_appendf(out, "%s%s = %s\n", strbuf_str(&bl.notes), bus->name,
+				   strbuf_str(&bl.line));
+	/* Two lines of one key would be an error: the names go onto the list above. */
+	if (r >= 0 && bl.left.len && bl.line.len)
+		r = strbuf_appendf(out,
+				   "# Bound now but left out, risky in a confidential guest "
+				   "(add to the list above\n# what this guest needs):\n%s",
+				   strbuf_str(&bl.left_notes));
+	else if (r >= 0 && bl.left.len)
+		r = strbuf_appendf(out,
+				   "# Bound now but left out, risky in a confidential guest "
+				   "(uncomment what\n# this guest needs):\n%s# %s = %s\n",
+				   strbuf_str(&bl.left_notes), bus->name, strbuf_str(&bl.left));
+	bus_lists_release(&bl);
+	return r;
 }
 
 static int run(int argc, char **argv)
@@ -409,60 +328,19 @@ static int run(int argc, char **argv)
 			 "(NFS? overlay?): the risky drivers bound now stay allowed, marked, "
 			 "since it may need them");
 	if (r >= 0 && arg_profile) {
-		ret = run_profile(&gen, inv);
+		ret = gen_run_profile(arg_profile, &gen, inv);
 		strv_free_array(gen.boot, gen.nboot);
 		df_inventory_free(inv);
 		return ret;
 	}
 	if (r >= 0)
-		r = strbuf_append(
-			&out,
-			"# drvfilter policy written by 'drvfilterctl generate': it allows the "
-			"drivers\n"
-			"# bound to a device when it ran, but those that are risky in a "
-			"confidential\n"
-			"# guest (left commented out, each with its reason), and denies every "
-			"other driver.\n"
-			"# Review it, install it as /etc/drvfilter.conf, check it with "
-			"'drvfilterctl check',\n"
-			"# and rebuild the initramfs. See drvfilter.conf(5).\n"
-			"\n"
-			"[filter]\n"
-			"default = deny\n"
-			"bound = unbind\n"
-			"mode = auto\n"
-			"lock = yes\n"
-			"\n"
-			"[allow]\n");
+		r = strbuf_append(&out, policy_header);
 	for (size_t i = 0; i < inv->nbuses && r >= 0; i++) {
-		const struct df_bus *bus = &inv->buses[i];
-		struct strbuf line = STRBUF_INIT, notes = STRBUF_INIT;
-		struct strbuf left = STRBUF_INIT, left_notes = STRBUF_INIT;
 		const char *why;
 
-		if (df_bus_name_check(bus->name, &why) < 0)
+		if (df_bus_name_check(inv->buses[i].name, &why) < 0)
 			continue;
-		r = bus_line(&gen, bus, &line, &notes, &left, &left_notes);
-		if (r > 0 && line.len)
-			r = strbuf_appendf(&out, "%s%s = %s\n", strbuf_str(&notes), bus->name,
-					   strbuf_str(&line));
-		/* Two lines of one key would be an error: the names go onto the list above. */
-		if (r >= 0 && left.len && line.len)
-			r = strbuf_appendf(
-				&out,
-				"# Bound now but left out, risky in a confidential guest "
-				"(add to the list above\n# what this guest needs):\n%s",
-				strbuf_str(&left_notes));
-		else if (r >= 0 && left.len)
-			r = strbuf_appendf(
-				&out,
-				"# Bound now but left out, risky in a confidential guest "
-				"(uncomment what\n# this guest needs):\n%s# %s = %s\n",
-				strbuf_str(&left_notes), bus->name, strbuf_str(&left));
-		strbuf_release(&line);
-		strbuf_release(&notes);
-		strbuf_release(&left);
-		strbuf_release(&left_notes);
+		r = append_bus(&gen, &inv->buses[i], &out);
 	}
 	if (r == -ENOMEM)
 		log_oom();
