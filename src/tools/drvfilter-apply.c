@@ -8,10 +8,7 @@
  * line is the only way around it, and it is logged and recorded.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +16,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "drvfilter-apply.h"
 #include "drvfilter.h"
 #include "log.h"
 #include "macro.h"
@@ -29,17 +27,12 @@
 
 static const char *arg_policy;
 static const char *arg_sysroot;
-static bool arg_dry_run;
+bool arg_dry_run;
 static bool arg_udev;
-static bool arg_verbose;
-static unsigned arg_timeout = 60;
+bool arg_verbose;
+unsigned arg_timeout = 60;
 static const char *arg_modules_from;
 static bool arg_real_root;
-static int kmsg_fd = -1;
-/* /sys/kernel/driver_filter, opened before anything can hang, for the watchdog. */
-static int watchdog_kfd = -1;
-/* Audit mode enforces nothing, the watchdog included. */
-static volatile sig_atomic_t watchdog_audit;
 
 static void help(void)
 {
@@ -69,72 +62,6 @@ static void help(void)
 	       "See drvfilter-apply(8).\n",
 	       DRVFILTER_POLICY_PATH);
 }
-
-/*
- * The longest write /dev/kmsg takes as one record: LOG_LINE_MAX, 1024 minus
- * the prefix room, 976 bytes with CONFIG_PRINTK_CALLER. A longer write fails
- * whole (EINVAL), so a longer line is cut to fit, and says so.
- */
-#define KMSG_RECORD_MAX 976
-#define KMSG_PREFIX "drvfilter: "
-/*
- * The kernel rate-limits writes to /dev/kmsg per open file (printk.devkmsg=
- * ratelimit, the default: 10 records in 5 s) and drops the rest without an
- * error ("N output lines suppressed due to ratelimiting"). An audit trail
- * must not lose lines: before every tenth record the file is opened anew, in
- * place of the old descriptor, and a new open starts with a whole budget.
- */
-#define KMSG_BURST 10
-static char kmsg_path[PATH_MAX];
-static volatile sig_atomic_t kmsg_records;
-
-/* Open /dev/kmsg again onto kmsg_fd: only system calls (the watchdog calls it too). */
-static void kmsg_reopen(void)
-{
-	int fd = open(kmsg_path,
-		      O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
-
-	if (fd < 0)
-		return;
-	if (dup3(fd, kmsg_fd, O_CLOEXEC) >= 0)
-		kmsg_records = 0;
-	close(fd);
-}
-
-/* One record: one write(2), as /dev/kmsg takes each write as one record. */
-static void kmsg_write(const char *rec, size_t n)
-{
-	if (kmsg_records >= KMSG_BURST)
-		kmsg_reopen();
-	kmsg_records = kmsg_records + 1;
-	(void)!write(kmsg_fd, rec, n);
-}
-
-_printf_(6, 0) static void log_fn(void *data, int priority, const char *file, int line,
-				  const char *fn, const char *format, va_list args)
-{
-	char msg[2 * KMSG_RECORD_MAX];
-	int n;
-
-	vsnprintf(msg, sizeof(msg), format, args);
-	/* The kernel log gets what changes something or fails; -v adds the rest. */
-	if (kmsg_fd >= 0 && priority <= LOG_NOTICE) {
-		/* One write per line: /dev/kmsg takes each write as one record. */
-		char rec[KMSG_RECORD_MAX + 1];
-
-		n = snprintf(rec, sizeof(rec), "<%d>" KMSG_PREFIX "%s\n", LOG_DAEMON | priority,
-			     msg);
-		if (n >= (int)sizeof(rec)) {
-			memcpy(rec + KMSG_RECORD_MAX - 4, "...\n", 4);
-			n = KMSG_RECORD_MAX;
-		}
-		if (n > 0)
-			kmsg_write(rec, (size_t)n);
-	}
-	if (priority <= LOG_WARNING || arg_verbose || arg_dry_run || kmsg_fd < 0)
-		fprintf(stderr, "drvfilter-apply: %s\n", msg);
-}
-
 /* A usage error: the message, the way to help, and exit status 2 (negated). */
 _printf_(1, 2) static int usage_error(const char *fmt, ...)
 {
@@ -225,110 +152,6 @@ static int parse_argv(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	return 1;
-}
-
-static void open_kmsg(struct df_ctx *ctx)
-{
-	_cleanup_free_ char *path = df_ctx_path(ctx, "/dev/kmsg");
-
-	/* O_NONBLOCK: a FIFO in its place (no reader) fails the open instead of hanging it. */
-	if (path && !arg_dry_run && strlen(path) < sizeof(kmsg_path)) {
-		strcpy(kmsg_path, path);
-		kmsg_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
-					     O_NONBLOCK);
-	}
-}
-
-static void write_str(int fd, const char *s)
-{
-	(void)!write(fd, s, strlen(s));
-}
-
-/* Set an attribute of the kernel's filter from a signal handler: nothing but syscalls. */
-static bool watchdog_write(const char *attr, const char *value)
-{
-	int fd = openat(watchdog_kfd, attr, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	n = write(fd, value, strlen(value));
-	close(fd);
-	return n == (ssize_t)strlen(value);
-}
-
-/* One line of the watchdog's to the kernel log at LOG_CRIT, and to standard error. */
-static void watchdog_say(const char *msg)
-{
-	static const char prefix[] = "<26>" KMSG_PREFIX; /* LOG_DAEMON | LOG_CRIT */
-	char rec[KMSG_RECORD_MAX];
-	size_t n = sizeof(prefix) - 1, len = strlen(msg);
-
-	/* One write, one record: prefix, message (cut to fit) and newline together. */
-	if (kmsg_fd >= 0) {
-		if (len > sizeof(rec) - n - 1)
-			len = sizeof(rec) - n - 1;
-		memcpy(rec, prefix, n);
-		memcpy(rec + n, msg, len);
-		rec[n + len] = '\n';
-		kmsg_write(rec, n + len + 1);
-	}
-	write_str(STDERR_FILENO, "drvfilter-apply: ");
-	write_str(STDERR_FILENO, msg);
-	write_str(STDERR_FILENO, "\n");
-}
-
-/*
- * Nothing in the boot path may block forever (the boot waits for this hook):
- * when the run is not done in time, stop, and say at LOG_CRIT what was done
- * about it. With the kernel's filter, deny every driver its lists do not
- * allow yet and lock. Without it (fallback mode) nothing that fails closed
- * can be done from a signal handler: the blacklist and the unbinding need
- * the policy's decisions, libkmod and a walk of /sys, none of which is
- * async-signal-safe, and may be what hung; and /proc/sys/kernel/
- * modules_disabled would refuse every module, file systems and the root
- * disk's included, for the rest of the boot. So the line says that nothing
- * was enforced by the watchdog, and the lines before it say what the run did.
- */
-static void watchdog(int sig)
-{
-	if (arg_dry_run)
-		watchdog_say("action=error drvfilter-apply did not finish in time (dry run: "
-			     "nothing was written)");
-	else if (watchdog_audit)
-		watchdog_say("action=error drvfilter-apply did not finish in time (mode = audit: "
-			     "nothing was enforced)");
-	else if (watchdog_kfd < 0)
-		watchdog_say("action=error drvfilter-apply did not finish in time, and without "
-			     "the kernel's filter (fallback mode) there is nothing to fail closed "
-			     "with: the watchdog enforced nothing, only what is logged above was "
-			     "done");
-	else if (!watchdog_write("deny", "ALL:ALL"))
-		watchdog_say("action=fail-closed result=error drvfilter-apply did not finish in "
-			     "time, and the kernel did not take ALL:ALL as its deny list: the "
-			     "watchdog enforced nothing");
-	else if (!watchdog_write("locked", "1"))
-		watchdog_say("action=fail-closed result=error drvfilter-apply did not finish in "
-			     "time: every driver not allowed yet is denied, but the kernel did not "
-			     "take the lock");
-	else
-		watchdog_say("action=fail-closed result=ok drvfilter-apply did not finish in time: "
-			     "every driver not allowed yet is denied, and the policy is locked");
-	_exit(1);
-}
-
-static void watchdog_start(struct df_ctx *ctx)
-{
-	struct sigaction sa = { .sa_handler = watchdog };
-	_cleanup_free_ char *path = df_ctx_path(ctx, "/sys/kernel/driver_filter");
-
-	if (!arg_timeout)
-		return;
-	if (path)
-		watchdog_kfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
-	alarm(arg_timeout);
 }
 
 /* The policy, or the fail-closed one when it cannot be used. */
@@ -466,6 +289,44 @@ static int drop_image_blacklist(struct df_ctx *ctx, const struct df_report *rep)
 	return 0;
 }
 
+/*
+ * What a boot run (not --udev) leaves: the measurement, the state file, the
+ * image's blacklist gone when it should, and the last line; in a dry run, the
+ * report as JSON instead of the first three. 0, 1 when some of it failed, or
+ * -ENOMEM.
+ */
+static int record_run(struct df_ctx *ctx, const struct df_policy *p, struct df_report *rep)
+{
+	int r, status = 0;
+
+	if (arg_dry_run) {
+		df_report_write_json(rep, stdout, true);
+	} else {
+		/* The evidence of the run, enforced or failed closed: what a verifier decides on. */
+		r = df_measure(ctx, p, rep);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			status = 1;
+		r = df_state_write(ctx, rep);
+		if (r < 0) {
+			df_ctx_log(ctx, LOG_ERR, "action=error cannot write the state file: %s",
+				   strerror(-r));
+			status = 1;
+		}
+		if (drop_image_blacklist(ctx, rep) < 0)
+			status = 1;
+	}
+	df_ctx_log(ctx, LOG_NOTICE,
+		   "action=done mode=%s%s drivers=%zu allowed=%zu denied=%zu unbound=%zu "
+		   "kept=%zu blacklisted=%zu errors=%zu measured=%s usec=%lld",
+		   df_mode_name(rep->mode), rep->audit ? " audit=yes" : "", rep->counts.drivers,
+		   rep->counts.allowed, rep->counts.denied, rep->counts.unbound, rep->counts.kept,
+		   rep->counts.blacklisted, rep->counts.errors, measured_summary(rep),
+		   rep->duration_usec);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	_cleanup_(df_ctx_unrefp) struct df_ctx *ctx = NULL;
@@ -488,9 +349,9 @@ int main(int argc, char **argv)
 		r = df_ctx_set_modules_root(ctx, arg_modules_from);
 	if (r < 0)
 		return log_error_errno(r, "%m"), 1;
-	open_kmsg(ctx);
+	kmsg_open(ctx);
 	watchdog_start(ctx);
-	df_ctx_set_log_fn(ctx, log_fn, NULL);
+	df_ctx_set_log_fn(ctx, kmsg_log_fn, NULL);
 	df_ctx_set_log_priority(ctx, arg_verbose || arg_dry_run ? LOG_INFO : LOG_NOTICE);
 	if (!arg_dry_run) {
 		lockfd = df_lock_take(ctx);
@@ -502,7 +363,7 @@ int main(int argc, char **argv)
 	r = load_policy(ctx, &p, &failed);
 	if (r < 0)
 		return log_error_errno(r, "%m"), 1;
-	watchdog_audit = df_policy_mode(p) == DF_MODE_AUDIT;
+	watchdog_set_audit(df_policy_mode(p) == DF_MODE_AUDIT);
 	if (arg_udev)
 		r = apply_udev_event(ctx, p, &rep);
 	else
@@ -521,34 +382,13 @@ int main(int argc, char **argv)
 	}
 	if (r == -EIO || failed)
 		status = 1;
-	/* The evidence of the run, enforced or failed closed: what a verifier decides on. */
-	if (!arg_udev && !arg_dry_run) {
-		r = df_measure(ctx, p, rep);
+	if (!arg_udev) {
+		r = record_run(ctx, p, rep);
 		if (r == -ENOMEM)
 			return log_error_errno(r, "%m"), 1;
-		if (r < 0)
+		if (r > 0)
 			status = 1;
 	}
-	if (!arg_udev && !arg_dry_run) {
-		r = df_state_write(ctx, rep);
-		if (r < 0) {
-			df_ctx_log(ctx, LOG_ERR, "action=error cannot write the state file: %s",
-				   strerror(-r));
-			status = 1;
-		}
-	}
-	if (!arg_udev && !arg_dry_run && drop_image_blacklist(ctx, rep) < 0)
-		status = 1;
-	if (!arg_udev && arg_dry_run)
-		df_report_write_json(rep, stdout, true);
-	if (!arg_udev)
-		df_ctx_log(ctx, LOG_NOTICE,
-			   "action=done mode=%s%s drivers=%zu allowed=%zu denied=%zu unbound=%zu "
-			   "kept=%zu blacklisted=%zu errors=%zu measured=%s usec=%lld",
-			   df_mode_name(rep->mode), rep->audit ? " audit=yes" : "",
-			   rep->counts.drivers, rep->counts.allowed, rep->counts.denied,
-			   rep->counts.unbound, rep->counts.kept, rep->counts.blacklisted,
-			   rep->counts.errors, measured_summary(rep), rep->duration_usec);
 	if (fflush(stdout) != 0)
 		status = 1;
 	return status;
