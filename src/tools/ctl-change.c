@@ -15,119 +15,22 @@
  * binds its waiting devices; in fallback mode they are offered to it through
  * its bind file. A deny detaches. A locked kernel policy refuses runtime changes, and
  * an apply that fails puts the drop-in back as it was and applies that again,
- * so that the file and the kernel never disagree.
+ * so that the file and the kernel never disagree. The drop-in's file is
+ * read, checked and written by ctl-change-dropin.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "ctl-change.h"
 #include "ctl.h"
 #include "log.h"
 #include "macro.h"
 #include "strv.h"
 
-#define CHANGES_NAME "50-drvfilterctl.conf"
-
 static int arg_permanent;
-
-/* Where this command's drop-in is: the runtime one, or with --permanent the policy's. */
-static char *changes_path(const char *policy)
-{
-	_cleanup_free_ char *runtime = df_ctx_path(ctl_ctx, DF_RUNTIME_DROPIN_DIR);
-	char *path;
-
-	if (!runtime)
-		return NULL;
-	if (arg_permanent ? asprintf(&path, "%s.d/" CHANGES_NAME, policy) < 0
-			  : asprintf(&path, "%s/" CHANGES_NAME, runtime) < 0)
-		return NULL;
-	return path;
-}
-
-/* The whole file at @path, "" when there is none. */
-static int read_changes(const char *path, char **ret, size_t *len)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	struct stat st;
-
-	if (fd < 0 && errno == ENOENT) {
-		*ret = strdup("");
-		*len = 0;
-		return *ret ? 0 : -ENOMEM;
-	}
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	return df_read_full_fd(fd, 1024 * 1024, ret, len);
-}
-
-/* @path holding @text is valid with the rest of the set: allow and deny change only a valid drop-in. */
-static int check_changes(const char *path, const char *text, size_t len)
-{
-	struct df_policy_source src = { path, text, len };
-	struct df_policy *p = NULL;
-	struct df_diags d;
-	int r;
-
-	if (len == 0)
-		return 0;
-	df_diags_init(&d);
-	r = df_policy_load_edited(ctl_ctx, path, ctl_load_flags() & DF_LOAD_ANY_OWNER, &src, &d,
-				  &p);
-	if (r < 0) {
-		ctl_print_diags(&d, stderr, true);
-		r = log_error_errno(-EINVAL, "'%s' is not valid: fix it or remove it first", path);
-	}
-	df_diags_release(&d);
-	df_policy_free(p);
-	return r;
-}
-
-/* The first line of the drop-in when this command makes it, for the runtime and --permanent. */
-static const char *const headers[] = {
-	"# Written by drvfilterctl allow/deny: runtime changes, gone at reboot.",
-	"# Written by drvfilterctl allow/deny: permanent changes (rebuild the initramfs for boot).",
-};
-
-/* Whether @text holds nothing but the header this command writes, and blank lines. */
-static bool only_header(const char *text)
-{
-	for (const char *s = text; *s;) {
-		size_t n = strcspn(s, "\n"), ln = n;
-
-		while (ln > 0 && (s[ln - 1] == '\r' || s[ln - 1] == ' ' || s[ln - 1] == '\t'))
-			ln--;
-		if (ln > 0 && !(ln == strlen(headers[0]) && strncmp(s, headers[0], ln) == 0) &&
-		    !(ln == strlen(headers[1]) && strncmp(s, headers[1], ln) == 0))
-			return false;
-		s += n + (s[n] == '\n');
-	}
-	return true;
-}
-
-/* Replace @path by @text (@len bytes) atomically, root-owned 0644; remove it when @len is 0. */
-static int write_changes(const char *path, const char *text, size_t len)
-{
-	_cleanup_free_ char *dir = strdup(path);
-	char *slash;
-
-	if (!dir)
-		return -ENOMEM;
-	if (len == 0)
-		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
-	slash = strrchr(dir, '/');
-	*slash = '\0';
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return ctl_install_file(path, text, len, 0644);
-}
 
 /* What the set decides for @subject ("bus:driver") now, and by which rule. */
 static void decide(const struct df_policy *p, const char *subject, struct df_verdict *v)
@@ -218,7 +121,7 @@ static int prepare(struct change *c)
 		return EXIT_ERROR;
 	}
 	c->policy = ctl_policy_path();
-	c->path = c->policy ? changes_path(c->policy) : NULL;
+	c->path = c->policy ? dropin_path(c->policy, arg_permanent) : NULL;
 	c->lock = df_ctx_path(ctl_ctx, DF_LOCK_PATH);
 	if (!c->path || !c->lock)
 		return ctl_oom();
@@ -243,15 +146,15 @@ static int prepare(struct change *c)
 			"the policy is not valid: fix it before changing it (drvfilterctl check)");
 		return EXIT_ERROR;
 	}
-	r = read_changes(c->path, &c->old, &c->old_len);
+	r = dropin_read(c->path, &c->old, &c->old_len);
 	if (r < 0)
 		return ctl_error_errno(r, "cannot read '%s': %m", c->path);
-	if (check_changes(c->path, c->old, c->old_len) < 0)
+	if (dropin_check(c->path, c->old, c->old_len) < 0)
 		return EXIT_ERROR;
 	/* A drop-in of its own starts with a line that says what made it. */
 	if (c->old_len)
 		c->text = strndup(c->old, c->old_len);
-	else if (asprintf(&c->text, "%s\n", headers[arg_permanent]) < 0)
+	else if (asprintf(&c->text, "%s\n", dropin_header(arg_permanent)) < 0)
 		c->text = NULL;
 	if (!c->text)
 		return ctl_oom();
@@ -377,7 +280,7 @@ static int check_boot(const struct change *c)
 static int compose(struct change *c)
 {
 	/* Nothing left but the line this command wrote: no file. */
-	if (only_header(c->text))
+	if (dropin_only_header(c->text))
 		c->len = 0;
 	if (load_set(c->policy, c->path, c->text, c->len, &c->next) < 0) {
 		log_error("the change would leave the policy invalid; nothing is changed");
@@ -433,7 +336,7 @@ static void bind_waiting(const struct change *c, enum df_mode mode)
 static int commit(struct change *c)
 {
 	enum df_mode mode = DF_MODE_AUTO;
-	int r = write_changes(c->path, c->text, c->len);
+	int r = dropin_write(c->path, c->text, c->len);
 
 	if (r < 0)
 		return log_error_errno(r, "cannot write '%s': %m; nothing is changed", c->path),
@@ -447,7 +350,7 @@ static int commit(struct change *c)
 	}
 	if (apply(c->next, &mode) < 0) {
 		/* Never leave the drop-in and the kernel disagreeing: undo, apply the old set. */
-		int u = write_changes(c->path, c->old, c->old_len);
+		int u = dropin_write(c->path, c->old, c->old_len);
 
 		log_error("the change could not be applied; '%s' is put back as it was%s", c->path,
 			  u < 0 ? ", which failed too" : "");
