@@ -6,14 +6,14 @@
  * tpm2_checkquote checked), and accounts for every record of each register it
  * replays: drvfilter's events are compared with the expected policy and mode,
  * any other record must carry the text its digest is the hash of. Exit 0
- * only when all of it holds; every difference is said.
+ * only when all of it holds; every difference is said. The files and the
+ * register values are read by ctl-verify-values.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "ctl-verify.h"
 #include "ctl.h"
 #include "log.h"
 #include "macro.h"
@@ -29,97 +29,6 @@ static const char *arg_expect_mode;
 static bool arg_expect_locked;
 
 #define LOG_SIZE_MAX (16 * 1024 * 1024)
-#define VALUES_SIZE_MAX (1024 * 1024)
-#define NPCRS 24
-
-/* The SHA-256 bank's values a file gives, by PCR. */
-struct pcr_values {
-	bool have[NPCRS];
-	uint8_t v[NPCRS][32];
-};
-
-static int read_whole(const char *path, size_t max, char **buf, size_t *len)
-{
-	_cleanup_close_ int fd =
-		streq(path, "-") ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	int r;
-
-	if (fd < 0) {
-		r = -errno;
-		return log_error_errno(r, "cannot open '%s': %m", path);
-	}
-	r = df_read_full_fd(fd, max, buf, len);
-	if (r < 0)
-		log_error_errno(r, "cannot read '%s': %m", path);
-	return r;
-}
-
-/*
- * tpm2_pcrread's output, and tpm2_checkquote's: a bank's name on a line
- * ("sha256:"), then "N : 0xHEX" lines. Only the SHA-256 bank is used.
- */
-static int parse_pcrs(const char *path, struct pcr_values *pv)
-{
-	_cleanup_free_ char *buf = NULL;
-	char *line, *save = NULL;
-	bool in_sha256 = false;
-	size_t len;
-	int r = read_whole(path, VALUES_SIZE_MAX, &buf, &len);
-
-	*pv = (struct pcr_values){ 0 };
-	if (r < 0)
-		return r;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char bank[16], hex[80];
-		unsigned idx;
-
-		if (sscanf(line, " %15[a-z0-9_]%1[:]", bank, hex) == 2 && !strchr(line, 'x')) {
-			in_sha256 = streq(bank, "sha256");
-			continue;
-		}
-		if (!in_sha256 || sscanf(line, " %u : 0x%79[0-9A-Fa-f]", &idx, hex) != 2)
-			continue;
-		if (idx >= NPCRS || df_unhex(hex, pv->v[idx], 32) < 0) {
-			log_error("'%s': PCR %u: not a SHA-256 value", path, idx);
-			return -EINVAL;
-		}
-		pv->have[idx] = true;
-	}
-	return 0;
-}
-
-/* An RTMR's value: its 48 bytes as sysfs gives them, or 96 hex digits (0x and blanks allowed). */
-static int parse_rtmr(const char *path, uint8_t v[48])
-{
-	_cleanup_free_ char *buf = NULL;
-	char hex[97];
-	size_t len, k = 0;
-	int r = read_whole(path, VALUES_SIZE_MAX, &buf, &len);
-
-	if (r < 0)
-		return r;
-	if (len == 48) {
-		memcpy(v, buf, 48);
-		return 0;
-	}
-	for (size_t i = 0; i < len; i++) {
-		if (buf[i] == 'x' && i > 0 && buf[i - 1] == '0' && k == 1) {
-			k = 0;
-			continue;
-		}
-		if (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t')
-			continue;
-		if (k == 96)
-			break;
-		hex[k++] = buf[i];
-	}
-	hex[k] = '\0';
-	if (k != 96 || df_unhex(hex, v, 48) < 0) {
-		log_error("'%s' holds no RTMR value (48 bytes, or 96 hex digits)", path);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 static void tohex(const uint8_t *d, size_t n, char *out)
 {
@@ -400,7 +309,7 @@ static int run(int argc, char **argv)
 	logpath = arg_event_log ? strdup(arg_event_log) : df_ctx_path(ctl_ctx, DF_EVENT_LOG_PATH);
 	if (!logpath)
 		return ctl_oom();
-	if (read_whole(logpath, LOG_SIZE_MAX, &buf, &len) < 0)
+	if (verify_read_file(logpath, LOG_SIZE_MAX, &buf, &len) < 0)
 		return EXIT_ERROR;
 	if (memchr(buf, '\0', len)) {
 		log_error("'%s' is not an event log: it holds a NUL byte", logpath);
@@ -413,10 +322,10 @@ static int run(int argc, char **argv)
 		log_error("'%s' is not a valid event log: %s", logpath, why);
 		return EXIT_ERROR;
 	}
-	if ((arg_pcrs && parse_pcrs(arg_pcrs, &pv) < 0) ||
-	    (arg_base_pcrs && parse_pcrs(arg_base_pcrs, &base) < 0) ||
-	    (arg_rtmr && parse_rtmr(arg_rtmr, rtmr) < 0) ||
-	    (arg_base_rtmr && parse_rtmr(arg_base_rtmr, base_rtmr) < 0)) {
+	if ((arg_pcrs && verify_parse_pcrs(arg_pcrs, &pv) < 0) ||
+	    (arg_base_pcrs && verify_parse_pcrs(arg_base_pcrs, &base) < 0) ||
+	    (arg_rtmr && verify_parse_rtmr(arg_rtmr, rtmr) < 0) ||
+	    (arg_base_rtmr && verify_parse_rtmr(arg_base_rtmr, base_rtmr) < 0)) {
 		df_evlog_release(&log);
 		return EXIT_ERROR;
 	}
