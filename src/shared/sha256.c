@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hash-feed.h"
 #include "sha256.h"
 
 static const uint32_t k[64] = {
@@ -23,8 +24,9 @@ static uint32_t ror(uint32_t x, unsigned n)
 	return (x >> n) | (x << (32 - n));
 }
 
-static void compress(struct sha256 *s, const unsigned char *p)
+static void compress(void *state, const unsigned char *p)
 {
+	struct sha256 *s = state;
 	uint32_t w[64], v[8], t1, t2;
 
 	for (unsigned i = 0; i < 16; i++)
@@ -64,23 +66,8 @@ void sha256_init(struct sha256 *s)
 
 void sha256_update(struct sha256 *s, const void *data, size_t len)
 {
-	const unsigned char *p = data;
-
 	s->length += len;
-	while (len > 0) {
-		size_t n = sizeof(s->block) - s->used;
-
-		if (n > len)
-			n = len;
-		memcpy(s->block + s->used, p, n);
-		s->used += n;
-		p += n;
-		len -= n;
-		if (s->used == sizeof(s->block)) {
-			compress(s, s->block);
-			s->used = 0;
-		}
-	}
+	hash_feed(s, s->block, sizeof(s->block), &s->used, data, len, compress);
 }
 
 void sha256_final(struct sha256 *s, unsigned char digest[SHA256_DIGEST_SIZE])

@@ -2,6 +2,7 @@
 /* SHA-512 and SHA-384 as FIPS 180-4 specifies them; small rather than fast (events are short). */
 #include <string.h>
 
+#include "hash-feed.h"
 #include "sha512.h"
 
 static const uint64_t k[80] = {
@@ -32,8 +33,9 @@ static uint64_t ror(uint64_t x, unsigned n)
 	return (x >> n) | (x << (64 - n));
 }
 
-static void compress(struct sha512 *s, const unsigned char *p)
+static void compress(void *state, const unsigned char *p)
 {
+	struct sha512 *s = state;
 	uint64_t w[80], v[8];
 
 	for (unsigned i = 0; i < 16; i++) {
@@ -93,23 +95,8 @@ void sha512_init(struct sha512 *s)
 
 void sha512_update(struct sha512 *s, const void *data, size_t len)
 {
-	const unsigned char *p = data;
-
 	s->length += len;
-	while (len > 0) {
-		size_t n = sizeof(s->block) - s->used;
-
-		if (n > len)
-			n = len;
-		memcpy(s->block + s->used, p, n);
-		s->used += n;
-		p += n;
-		len -= n;
-		if (s->used == sizeof(s->block)) {
-			compress(s, s->block);
-			s->used = 0;
-		}
-	}
+	hash_feed(s, s->block, sizeof(s->block), &s->used, data, len, compress);
 }
 
 void sha512_final(struct sha512 *s, unsigned char *digest)
