@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ARRAY_GROW: one item more, doubling the allocation when full (array.h). */
+/* ARRAY_GROW and ARRAY_GROW_COUNTED: one item more, doubling the allocation when full (array.h). */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -23,4 +23,14 @@ void *array_grow(void **array, size_t *cap, size_t n, size_t size)
 		*cap = c;
 	}
 	return (char *)*array + n * size;
+}
+
+void *array_grow_counted(void **array, size_t n, size_t size)
+{
+	size_t cap = 0;
+
+	if (n > 0)
+		for (cap = 8; cap < n; cap *= 2)
+			;
+	return array_grow(array, &cap, n, size);
 }

@@ -15,4 +15,14 @@ void *array_grow(void **array, size_t *cap, size_t n, size_t size);
 #define ARRAY_GROW(array, cap, n) \
 	((__typeof__(*(array)) *)array_grow((void **)&(array), &(cap), (n), sizeof(*(array))))
 
+/*
+ * The same for an array whose allocation follows from its count alone (8,
+ * then the next power of two), for structs that should not carry a
+ * capacity: it must only ever grow through this, from NULL and 0.
+ */
+void *array_grow_counted(void **array, size_t n, size_t size);
+
+#define ARRAY_GROW_COUNTED(array, n) \
+	((__typeof__(*(array)) *)array_grow_counted((void **)&(array), (n), sizeof(*(array))))
+
 #endif

@@ -94,12 +94,11 @@ struct df_diags {
 	char *file; /* the policy (its main file) */
 	struct df_diag *items;
 	size_t count;
-	size_t cap;
 	size_t errors;
 	size_t warnings;
 	char **files; /* the files messages are about, in the order they were read */
 	size_t nfiles;
-	const char *current; /* what df_diags_add() says messages are about; NULL: file */
+	size_t current; /* what df_diags_add() says messages are about: files[current - 1]; 0: file */
 };
 
 void df_diags_init(struct df_diags *d);

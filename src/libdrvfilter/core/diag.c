@@ -28,12 +28,12 @@ int df_diags_set_file(struct df_diags *d, const char *path)
 {
 	char **slot;
 
-	d->current = NULL;
+	d->current = 0;
 	if (!path || (d->file && streq(path, d->file)))
 		return 0;
 	for (size_t i = 0; i < d->nfiles; i++)
 		if (streq(d->files[i], path)) {
-			d->current = d->files[i];
+			d->current = i + 1;
 			return 0;
 		}
 	slot = reallocarray(d->files, d->nfiles + 1, sizeof(*d->files));
@@ -43,7 +43,7 @@ int df_diags_set_file(struct df_diags *d, const char *path)
 	d->files[d->nfiles] = strdup(path);
 	if (!d->files[d->nfiles])
 		return -ENOMEM;
-	d->current = d->files[d->nfiles++];
+	d->current = ++d->nfiles;
 	return 0;
 }
 
@@ -79,14 +79,15 @@ int df_diags_add(struct df_diags *d, enum df_severity severity, unsigned line, c
 	/* Like a compiler, keep the first ones: a binary file would make thousands. */
 	if (d->count >= DF_DIAGS_KEPT)
 		return 0;
-	if (!ARRAY_GROW(d->items, d->cap, d->count))
+	if (!ARRAY_GROW_COUNTED(d->items, d->count))
 		return -ENOMEM;
 	va_start(ap, fmt);
 	r = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;
-	d->items[d->count++] = (struct df_diag){ severity, line, msg, d->current };
+	d->items[d->count++] = (struct df_diag){ severity, line, msg,
+						 d->current ? d->files[d->current - 1] : NULL };
 	return 0;
 }
 

@@ -86,7 +86,6 @@ struct df_report {
 	struct df_measurement measurement;
 	struct df_action *actions; /* in the order they were done */
 	size_t nactions;
-	size_t capactions;
 };
 
 #define DF_APPLY_DRY_RUN (1u << 0)

@@ -239,7 +239,7 @@ static int record(struct df_run *run, enum df_action_kind kind, const char *bus,
 		log_action(run, prio, kind, bus, driver, device, value, error, detached);
 	if (confirm)
 		return 0;
-	a = ARRAY_GROW(rep->actions, rep->capactions, rep->nactions);
+	a = ARRAY_GROW_COUNTED(rep->actions, rep->nactions);
 	if (!a)
 		return -ENOMEM;
 	*a = (struct df_action){ .kind = kind, .error = error };
