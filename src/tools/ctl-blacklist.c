@@ -22,7 +22,9 @@ static int run(int argc, char **argv)
 	struct df_modules *m = NULL;
 	char **mods = NULL;
 	char esc[DF_ESC_SIZE];
+	char *notes = NULL, *text = NULL;
 	size_t n = 0, bad = 0;
+	bool audit;
 	int r, ret;
 
 	ret = ctl_load_policy(&p);
@@ -41,27 +43,34 @@ static int run(int argc, char **argv)
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	printf("# Written by drvfilterctl blacklist from %s (sha256 %s)\n"
-	       "# for %s, %zu modules with device aliases or loaded.\n",
-	       df_policy_path(p), df_policy_sha256(p), df_modules_dir(m), df_modules_known(m));
 	/* Audit mode enforces nothing, at boot neither: no module is kept out. */
-	if (df_policy_mode(p) == DF_MODE_AUDIT) {
-		printf("# mode = audit: nothing is blacklisted.\n");
-		goto out;
-	}
-	printf("# Modules that provide only denied drivers.\n");
-	for (size_t i = 0; i < n; i++) {
+	audit = df_policy_mode(p) == DF_MODE_AUDIT;
+	for (size_t i = 0; !audit && i < n; i++) {
 		/* A blank in a name would make an install line run a command: names only. */
 		if (df_modname_check(mods[i]) < 0) {
 			log_error("not a module name, left out: '%s'", df_esc(mods[i], esc));
 			bad++;
-			continue;
 		}
-		printf("blacklist %s\ninstall %s /bin/false\n", mods[i], mods[i]);
 	}
+	if (asprintf(&notes, "# for %s, %zu modules with device aliases or loaded.\n%s",
+		     df_modules_dir(m), df_modules_known(m),
+		     audit ? "# mode = audit: nothing is blacklisted.\n"
+			   : "# Modules that provide only denied drivers.\n") < 0) {
+		notes = NULL; /* asprintf() leaves it undefined when it fails */
+		ret = ctl_oom();
+		goto out;
+	}
+	if (df_blacklist_text("drvfilterctl blacklist", df_policy_path(p), df_policy_sha256(p),
+			      notes, mods, audit ? 0 : n, &text) < 0) {
+		ret = ctl_oom();
+		goto out;
+	}
+	fputs(text, stdout);
 	if (bad)
 		ret = EXIT_ERROR;
 out:
+	free(notes);
+	free(text);
 	strv_free_array(mods, n);
 	df_modules_free(m);
 	df_policy_free(p);

@@ -67,34 +67,22 @@ int status_add_drift(struct status *s, enum status_drift_code code, const char *
 	return 0;
 }
 
-#define BLACKLIST "/run/modprobe.d/drvfilter.conf"
-
 /* Fallback mode stands on its blacklist: it must be there, written for the policy applied. */
 static int blacklist_drift(struct status *s)
 {
-	char head[512];
-	const char *sha;
-	ssize_t n = df_read_file(ctl_ctx, BLACKLIST, head, sizeof(head));
+	char sha[DF_BLACKLIST_SHA_SIZE];
+	int r = df_blacklist_policy(ctl_ctx, sha);
 
-	if (n == -EFBIG) {
-		/* Longer than the buffer is fine: only its first line matters. */
-		_cleanup_free_ char *path = df_ctx_path(ctl_ctx, BLACKLIST);
-		FILE *f = path ? fopen(path, "re") : NULL;
-
-		n = f && fgets(head, sizeof(head), f) ? (ssize_t)strlen(head) : -EIO;
-		if (f)
-			fclose(f);
-	}
-	if (n < 0)
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 && r != -EBADMSG)
 		return status_add_drift(s, STATUS_DRIFT_BLACKLIST_MISSING,
-					"the module blacklist " BLACKLIST
+					"the module blacklist " DF_BLACKLIST_PATH
 					" is missing or cannot be "
 					"read: modules the policy denies can be loaded");
-	sha = strstr(head, "(sha256 ");
-	if (!sha || strncmp(sha + 8, s->state.policy_sha256, strlen(s->state.policy_sha256)) != 0 ||
-	    sha[8 + strlen(s->state.policy_sha256)] != ')')
+	if (r < 0 || !streq(sha, s->state.policy_sha256))
 		return status_add_drift(s, STATUS_DRIFT_BLACKLIST_STALE,
-					"the module blacklist " BLACKLIST
+					"the module blacklist " DF_BLACKLIST_PATH
 					" was not written for the "
 					"policy applied: rerun drvfilter-apply");
 	return 0;

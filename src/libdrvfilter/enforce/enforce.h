@@ -158,6 +158,27 @@ const char *df_action_result(enum df_action_kind kind, int error, bool dry_run, 
  */
 const char *df_action_label(const struct df_action *a, bool audit);
 
+/* ---- the modprobe.d blacklist (blacklist.c) ---- */
+
+/* Where apply writes it in fallback mode. */
+#define DF_BLACKLIST_PATH "/run/modprobe.d/drvfilter.conf"
+/* A policy's SHA-256 in hex, or "none: fail closed", and its NUL. */
+#define DF_BLACKLIST_SHA_SIZE 65
+/*
+ * The blacklist's text: the header "# Written by @writer from @policy
+ * (sha256 @sha256).", the comment lines @notes (each with its "# " and
+ * newline), then each of @mods that is a module's name (NULL and any other
+ * are left out: never a command in an install line). 0 or -ENOMEM.
+ */
+int df_blacklist_text(const char *writer, const char *policy, const char *sha256, const char *notes,
+		      char *const *mods, size_t n, char **ret);
+/*
+ * The SHA-256 its header names, of DF_BLACKLIST_PATH under the sysroot:
+ * 0, -errno when it cannot be read, -EBADMSG when its first line is not
+ * such a header, whole.
+ */
+int df_blacklist_policy(const struct df_ctx *ctx, char sha256[DF_BLACKLIST_SHA_SIZE]);
+
 /* ---- state: /run/drvfilter/state.json ---- */
 
 #define DF_STATE_VERSION 1

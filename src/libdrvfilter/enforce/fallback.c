@@ -17,7 +17,7 @@
 static int write_blacklist(struct df_run *run)
 {
 	struct df_modules *m = NULL;
-	struct strbuf sb = STRBUF_INIT;
+	char *text = NULL;
 	char esc[DF_ESC_SIZE];
 	char **mods = NULL;
 	size_t n = 0;
@@ -45,29 +45,25 @@ static int write_blacklist(struct df_run *run)
 			   strerror(-r));
 		return 0;
 	}
-	r = strbuf_appendf(&sb,
-			   "# Written by drvfilter-apply from %s (sha256 %s).\n"
-			   "# Modules that provide only denied drivers. Do not edit: it is "
-			   "rewritten at every boot.\n",
-			   run->p->path, run->p->sha256[0] ? run->p->sha256 : "none: fail closed");
-	for (size_t i = 0; i < n && r >= 0; i++) {
-		/* A name with a blank would be a command in an install line: modules' names only. */
-		if (df_modname_check(mods[i]) < 0) {
-			df_problem(run, NULL, NULL,
-				   "a module name that is not one ([A-Za-z0-9_-], at most %d "
-				   "bytes) is "
-				   "not written to the blacklist: '%s'",
-				   DF_MODNAME_MAX, df_esc(mods[i], esc));
-			free(mods[i]);
-			mods[i] = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (df_modname_check(mods[i]) == 0)
 			continue;
-		}
-		r = strbuf_appendf(&sb, "blacklist %s\ninstall %s /bin/false\n", mods[i], mods[i]);
+		df_problem(run, NULL, NULL,
+			   "a module name that is not one ([A-Za-z0-9_-], at most %d bytes) is not "
+			   "written to the blacklist: '%s'",
+			   DF_MODNAME_MAX, df_esc(mods[i], esc));
+		free(mods[i]);
+		mods[i] = NULL;
 	}
+	r = df_blacklist_text("drvfilter-apply", run->p->path,
+			      run->p->sha256[0] ? run->p->sha256 : "none: fail closed",
+			      "# Modules that provide only denied drivers. Do not edit: it is "
+			      "rewritten at every boot.\n",
+			      mods, n, &text);
 	if (r >= 0 && run->writes)
-		err = df_write_file_atomic(run->ctx, "/run/modprobe.d", "drvfilter.conf", sb.s,
-					   sb.len, 0644);
-	strbuf_release(&sb);
+		err = df_write_file_atomic(run->ctx, "/run/modprobe.d", "drvfilter.conf", text,
+					   strlen(text), 0644);
+	free(text);
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		if (!mods[i])
 			continue;
