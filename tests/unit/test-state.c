@@ -9,6 +9,19 @@
 
 #include "testutil.h"
 
+/* Remove the state file @path of the sysroot @dir, and the sysroot. */
+static void state_root_remove(const char *dir, const char *path)
+{
+	char sub[256];
+
+	unlink(path);
+	snprintf(sub, sizeof(sub), "%s/run/drvfilter", dir);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/run", dir);
+	rmdir(sub);
+	rmdir(dir);
+}
+
 START_TEST(test_state_round_trip)
 {
 	char dir[] = "/tmp/drvfilter-state-XXXXXX", why[128], path[256];
@@ -92,12 +105,7 @@ START_TEST(test_state_round_trip)
 	ck_assert_int_eq(df_state_read(ctx, &st, why, sizeof(why)), -EBADMSG);
 	ck_assert_ptr_nonnull(strstr(why, "not valid JSON"));
 
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/run/drvfilter", dir);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/run", dir);
-	rmdir(path);
-	rmdir(dir);
+	state_root_remove(dir, path);
 	df_ctx_unref(ctx);
 }
 END_TEST
@@ -242,12 +250,7 @@ START_TEST(test_state_files)
 		ck_assert_str_eq(st.policy_path, "/etc/p");
 		df_state_release(&st);
 	}
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/run/drvfilter", dir);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/run", dir);
-	rmdir(path);
-	rmdir(dir);
+	state_root_remove(dir, path);
 	df_ctx_unref(ctx);
 }
 END_TEST
