@@ -125,17 +125,17 @@ static int note_replaced(const char *options)
 /* FILE with drvfilter's earlier options replaced by @options (none: they go). */
 static int write_update(const char *options)
 {
-	_cleanup_free_ char *line = NULL, *text = NULL, *copy = NULL;
+	_cleanup_free_ char *line = NULL, *text = NULL;
 	int r = df_cmdline_update(base.line, options, &line);
 
 	if (r >= 0)
 		r = note_replaced(options);
 	if (r < 0)
 		return ctl_oom();
-	copy = strdup(line);
-	if (!copy)
+	r = df_cmdline_has_override(line);
+	if (r < 0)
 		return ctl_oom();
-	if (df_cmdline_has_override(copy))
+	if (r > 0)
 		log_info("%s sets drvfilter=off: a kernel booted with it runs without drvfilter",
 			 arg_update);
 	if (strlen(line) > DF_KERNEL_CMDLINE_MAX - 1) {

@@ -138,16 +138,19 @@ static const struct {
 	{ "drvfilter=on drvfilter=off", 1 },
 	{ "drvfilter=off drvfilter", 0 },
 	{ "drvfilter=off quiet drvfilter=off", 1 },
+	/*
+	 * Quoted whole and in its value, the kernel's next_arg() drops one quote
+	 * only: the value is 'off"', not "off" (the splitter drvfilter had
+	 * before this one dropped both, and switched drvfilter off).
+	 */
+	{ "\"drvfilter=\"off\"\"", 0 },
+	{ "quiet \"drvfilter=\"off\"\" panic=1", 0 },
 };
 
 START_TEST(test_cmdline_override)
 {
-	char *line = strdup(overrides[_i].cmdline);
-
-	ck_assert_ptr_nonnull(line);
-	ck_assert_msg(df_cmdline_has_override(line) == overrides[_i].override, "%s",
-		      overrides[_i].cmdline);
-	free(line);
+	ck_assert_msg(df_cmdline_has_override(overrides[_i].cmdline) == overrides[_i].override,
+		      "%s", overrides[_i].cmdline);
 }
 END_TEST
 
