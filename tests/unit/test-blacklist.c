@@ -100,6 +100,23 @@ START_TEST(test_blacklist_headers)
 }
 END_TEST
 
+/* No regular file in its place (a FIFO would hang a reader that waits): none is read. */
+START_TEST(test_blacklist_not_a_file)
+{
+	char dir[32], path[256], sha[DF_BLACKLIST_SHA_SIZE];
+	struct df_ctx *ctx = root_with(dir, NULL);
+
+	snprintf(path, sizeof(path), "%s" DF_BLACKLIST_PATH, dir);
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	ck_assert_int_eq(df_blacklist_policy(ctx, sha), -EINVAL);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	ck_assert_int_eq(df_blacklist_policy(ctx, sha), -EINVAL);
+	ck_assert_int_eq(rmdir(path), 0);
+	root_free(dir, ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("blacklist");
@@ -108,6 +125,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, test_blacklist_round_trip);
+	tcase_add_test(tc, test_blacklist_not_a_file);
 	tcase_add_loop_test(tc, test_blacklist_headers, 0,
 			    (int)(sizeof(headers) / sizeof(headers[0])));
 	suite_add_tcase(s, tc);

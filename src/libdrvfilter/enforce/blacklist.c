@@ -9,9 +9,12 @@
  * name loads it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "enforce/enforce-private.h"
 #include "strbuf.h"
@@ -45,14 +48,26 @@ int df_blacklist_policy(const struct df_ctx *ctx, char sha256[DF_BLACKLIST_SHA_S
 	_cleanup_free_ char *path = df_ctx_path(ctx, DF_BLACKLIST_PATH);
 	char line[PATH_MAX + 256];
 	const char *sha, *end;
+	struct stat st;
 	size_t len;
 	FILE *f;
+	int fd;
 
 	if (!path)
 		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f)
+	/* O_NONBLOCK: a FIFO in its place must not hang status; only a regular file is one. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
 	if (!fgets(line, sizeof(line), f))
 		line[0] = '\0';
 	fclose(f);

@@ -174,8 +174,8 @@ int df_blacklist_text(const char *writer, const char *policy, const char *sha256
 		      char *const *mods, size_t n, char **ret);
 /*
  * The SHA-256 its header names, of DF_BLACKLIST_PATH under the sysroot:
- * 0, -errno when it cannot be read, -EBADMSG when its first line is not
- * such a header, whole.
+ * 0, -errno when it cannot be read (-EINVAL: it is no regular file),
+ * -EBADMSG when its first line is not such a header, whole.
  */
 int df_blacklist_policy(const struct df_ctx *ctx, char sha256[DF_BLACKLIST_SHA_SIZE]);
 
