@@ -111,6 +111,8 @@ install(FILES completion/drvfilterctl completion/drvfilter-apply DESTINATION ${B
 
 # The shipped policy: its pristine copy, and /etc's unless the admin has one.
 install(FILES conf/drvfilter.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter)
+# Alerting rules for status --format=prometheus's metrics (monitoring/).
+install(FILES monitoring/drvfilter.rules.yml DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter/prometheus)
 # Profiles for the guests people run (generate --profile NAME).
 install(DIRECTORY conf/profiles/ DESTINATION ${CMAKE_INSTALL_DATADIR}/drvfilter/profiles
         FILES_MATCHING PATTERN "*.conf")

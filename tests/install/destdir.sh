@@ -37,6 +37,7 @@ LC_ALL=C sort >"$tmp/want" <<EOT
 /usr/sbin/drvfilter-apply
 /usr/sbin/drvfilterctl
 /usr/share/drvfilter/drvfilter.conf
+/usr/share/drvfilter/prometheus/drvfilter.rules.yml
 /usr/share/drvfilter/profiles/aws.conf
 /usr/share/drvfilter/profiles/azure.conf
 /usr/share/drvfilter/profiles/gcp.conf
