@@ -547,3 +547,20 @@ int bench_verify(const char *dir)
 {
 	return each_decision(dir, check);
 }
+
+long bench_detach_lines(const char *dir)
+{
+	char path[4096], line[2048];
+	long n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/dev/kmsg", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	/* Records fit a line: apply's are at most 976 bytes. */
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, " detached=") != NULL;
+	fclose(f);
+	return n;
+}

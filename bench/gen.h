@@ -57,4 +57,7 @@ int bench_reset(const char *dir);
  */
 int bench_verify(const char *dir);
 
+/* After a run: the lines of @dir/dev/kmsg with " detached=", or -errno. */
+long bench_detach_lines(const char *dir);
+
 #endif
