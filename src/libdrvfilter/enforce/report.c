@@ -126,24 +126,48 @@ struct df_report *df_report_free(struct df_report *rep)
  */
 #define FIELD_MAX 128
 
-/* " key=value", the value quoted when it holds a blank or a quote, escaped always. */
+/* How many bytes from @s on, at most @max, a log line takes as they are. */
+static size_t plain_run(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && (unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f &&
+	       s[n] != '"' && s[n] != '\\')
+		n++;
+	return n;
+}
+
+/*
+ * " key=value", the value quoted when it holds a blank or a quote, escaped
+ * always: a quote or a backslash behind a backslash, other bytes outside
+ * printable ASCII as \xNN. The runs between them are copied whole.
+ */
 static int append_field(struct strbuf *sb, const char *key, const char *value)
 {
 	bool quote = strpbrk(value, " \"") || !*value;
-	int r = strbuf_appendf(sb, " %s=%s", key, quote ? "\"" : "");
-	size_t start = sb->len;
+	int r = strbuf_appendc(sb, ' ');
+	size_t start;
 
-	for (const char *s = value; r >= 0 && *s; s++) {
-		if (sb->len - start >= FIELD_MAX) {
+	if (r >= 0)
+		r = strbuf_append(sb, key);
+	if (r >= 0)
+		r = strbuf_appendn(sb, "=\"", quote ? 2 : 1);
+	start = sb->len;
+	for (const char *s = value; r >= 0 && *s;) {
+		size_t used = sb->len - start, n;
+
+		if (used >= FIELD_MAX) {
 			r = strbuf_append(sb, "...");
 			break;
 		}
-		if (*s == '"' || *s == '\\')
-			r = strbuf_appendc(sb, '\\');
-		if (r >= 0)
-			r = (*s == '\\' || *s == '"')
-				    ? strbuf_appendc(sb, *s)
-				    : strbuf_append_escaped_max(sb, (char[]){ *s, 0 }, 1);
+		n = plain_run(s, FIELD_MAX - used);
+		if (n)
+			r = strbuf_appendn(sb, s, n);
+		else if (*s == '"' || *s == '\\')
+			r = strbuf_appendn(sb, (const char[]){ '\\', *s }, 2);
+		else
+			r = strbuf_append_escaped_max(sb, (const char[]){ *s, 0 }, 1);
+		s += n ? n : 1;
 	}
 	if (r >= 0 && quote)
 		r = strbuf_appendc(sb, '"');

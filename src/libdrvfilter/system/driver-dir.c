@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -112,14 +113,21 @@ int df_driver_module(struct df_ctx *ctx, int drvfd, char *buf, size_t size, bool
 	return 1;
 }
 
+/*
+ * Each device pushed in the order of @devices, which is sorted: each driver's
+ * share comes out sorted too. Drivers are found by name in @index (driver ->
+ * entry's index + 1: the entries move as they grow, so the map of their
+ * devices is built once they are all there).
+ */
 int df_busdevs_load(int devicesfd, const struct df_names *devices, struct df_busdevs *b)
 {
+	struct strmap index = STRMAP_INIT;
 	int r = 0;
 
-	/* The entries move as they grow: the map is built once they are all there. */
 	for (size_t i = 0; i < devices->n && r >= 0; i++) {
 		char rel[DF_NAME_MAX + sizeof("/driver")], name[DF_NAME_MAX + 1];
-		struct df_busdevs_entry *e = NULL;
+		struct df_busdevs_entry *e;
+		uintptr_t j;
 		int k;
 
 		snprintf(rel, sizeof(rel), "%s/driver", devices->v[i]);
@@ -130,24 +138,23 @@ int df_busdevs_load(int devicesfd, const struct df_names *devices, struct df_bus
 			b->skipped++;
 			continue;
 		}
-		for (size_t j = 0; j < b->n && !e; j++)
-			if (streq(b->entries[j].driver, name))
-				e = &b->entries[j];
-		if (!e) {
+		j = (uintptr_t)strmap_get(&index, name);
+		if (!j) {
 			e = ARRAY_GROW(b->entries, b->cap, b->n);
 			if (!e || !(e->driver = strdup(name))) {
 				r = -ENOMEM;
 				break;
 			}
 			e->devices = (struct strv)STRV_INIT;
-			b->n++;
+			j = ++b->n;
+			r = strmap_put(&index, e->driver, (void *)j, NULL);
 		}
-		r = strv_push(&e->devices, devices->v[i]);
+		if (r >= 0)
+			r = strv_push(&b->entries[j - 1].devices, devices->v[i]);
 	}
-	for (size_t j = 0; j < b->n && r >= 0; j++) {
-		strv_sort(&b->entries[j].devices);
+	strmap_release(&index);
+	for (size_t j = 0; j < b->n && r >= 0; j++)
 		r = strmap_put(&b->map, b->entries[j].driver, &b->entries[j].devices, NULL);
-	}
 	return r;
 }
 

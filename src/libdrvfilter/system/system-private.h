@@ -32,8 +32,9 @@ struct df_busdevs_entry {
 	}
 
 /*
- * Fill @b from @devices, the links of the bus's devices/ directory @devicesfd
- * (each one's driver link); unreadable links are counted in b->skipped.
+ * Fill @b from @devices, the links of the bus's devices/ directory @devicesfd,
+ * sorted as df_dir_list_links() gives them (each one's driver link);
+ * unreadable links are counted in b->skipped.
  */
 int df_busdevs_load(int devicesfd, const struct df_names *devices, struct df_busdevs *b);
 void df_busdevs_release(struct df_busdevs *b);

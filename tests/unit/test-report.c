@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The record's log lines (report.c): each field's value quoted, escaped and
+ * cut exactly so, whatever bytes a name holds.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "enforce/enforce-private.h"
+#include "testutil.h"
+
+static char last_line[1024];
+
+static void keep_log(void *data, int priority, const char *file, int line, const char *fn,
+		     const char *format, va_list ap)
+{
+	(void)data, (void)priority, (void)file, (void)line, (void)fn;
+	vsnprintf(last_line, sizeof(last_line), format, ap);
+}
+
+/* The log line of an unbind of @driver's device on pci, as report.c writes it. */
+static const char *unbind_line(struct df_run *run, const char *driver)
+{
+	last_line[0] = '\0';
+	ck_assert_int_eq(df_record(run, DF_ACT_UNBIND, "pci", driver, "d", NULL, 0), 0);
+	return last_line;
+}
+
+/* A field's value: quoted, escaped and cut after 128 bytes exactly so. */
+START_TEST(test_log_fields_escaped)
+{
+	static const char pre[] = "action=unbind bus=pci driver=";
+	char as[130] = { 0 }, v[200], want[300];
+	const struct strv devices = { .v = (char *[]){ "0:1", "a,b", "c\\d" }, .n = 3 };
+	struct df_run run = { 0 };
+
+	ck_assert_int_eq(df_ctx_new(NULL, &run.ctx), 0);
+	df_ctx_set_log_fn(run.ctx, keep_log, NULL);
+	df_ctx_set_log_priority(run.ctx, LOG_DEBUG);
+	run.rep = calloc(1, sizeof(*run.rep));
+	ck_assert_ptr_nonnull(run.rep);
+	ck_assert_str_eq(unbind_line(&run, "e1000"),
+			 "action=unbind bus=pci driver=e1000 device=d result=ok");
+	ck_assert_str_eq(unbind_line(&run, ""),
+			 "action=unbind bus=pci driver=\"\" device=d result=ok");
+	ck_assert_str_eq(unbind_line(&run, "a \"b\" c\\d"),
+			 "action=unbind bus=pci driver=\"a \\\"b\\\" c\\\\d\" device=d result=ok");
+	ck_assert_str_eq(unbind_line(&run, "q\"\\"),
+			 "action=unbind bus=pci driver=\"q\\\"\\\\\" device=d result=ok");
+	ck_assert_str_eq(
+		unbind_line(&run, "t\x01\t\x7f\xc3\xa9~"),
+		"action=unbind bus=pci driver=t\\x01\\x09\\x7f\\xc3\\xa9~ device=d result=ok");
+	/* Cut once 128 bytes are out, never inside an escape: the value may take 131. */
+	memset(as, 'a', sizeof(as) - 1);
+	snprintf(v, sizeof(v), "%.126s\x01z", as);
+	snprintf(want, sizeof(want), "%s%.126s\\x01... device=d result=ok", pre, as);
+	ck_assert_str_eq(unbind_line(&run, v), want);
+	snprintf(v, sizeof(v), "%.127s\\x", as);
+	snprintf(want, sizeof(want), "%s%.127s\\\\... device=d result=ok", pre, as);
+	ck_assert_str_eq(unbind_line(&run, v), want);
+	snprintf(want, sizeof(want), "%s%.128s device=d result=ok", pre, as);
+	ck_assert_str_eq(unbind_line(&run, as + 1), want);
+	snprintf(want, sizeof(want), "%s%.128s... device=d result=ok", pre, as);
+	ck_assert_str_eq(unbind_line(&run, as), want);
+	snprintf(v, sizeof(v), "a %.127s", as);
+	snprintf(want, sizeof(want), "%s\"a %.126s...\" device=d result=ok", pre, as);
+	ck_assert_str_eq(unbind_line(&run, v), want);
+	/* The devices a bit detached: a comma in a name is \x2c, a backslash doubled, then escaped. */
+	last_line[0] = '\0';
+	ck_assert_int_eq(df_record_detach(&run, "pci", "e1000", "0", &devices), 0);
+	ck_assert_str_eq(last_line, "action=allowed bus=pci driver=e1000 value=0 detached=3 "
+				    "devices=0:1,a\\\\x2cb,c\\\\\\\\d result=ok");
+	df_report_free(run.rep);
+	df_ctx_unref(run.ctx);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("report");
+
+	tcase_add_test(tc, test_log_fields_escaped);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
