@@ -81,18 +81,34 @@ static void load_decisions(const char *path)
 	}
 }
 
-/* The plain floor: one bus, each driver's bit written as it is listed. */
-static int plain_bus(int busesfd, const char *bus)
+/* A bus's drivers/ directory, listed and kept open for the writes below it. */
+static DIR *open_drivers(int busesfd, const char *bus)
 {
-	char path[4096], key[1024];
+	char path[4096];
 	DIR *drivers;
-	struct dirent *d;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/drivers", bus);
 	fd = openat(busesfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || !(drivers = fdopendir(fd)))
+	if (fd < 0)
+		return NULL;
+	drivers = fdopendir(fd);
+	if (!drivers)
+		close(fd);
+	return drivers;
+}
+
+/* The plain floor: one bus, each driver's bit written as it is listed. */
+static int plain_bus(int busesfd, const char *bus)
+{
+	char path[4096], key[1024];
+	DIR *drivers = open_drivers(busesfd, bus);
+	struct dirent *d;
+	int fd;
+
+	if (!drivers)
 		return 0;
+	fd = dirfd(drivers);
 	while ((d = readdir(drivers))) {
 		int afd;
 
@@ -271,14 +287,13 @@ static int audit_bus(int busesfd, const char *bus)
 {
 	char path[4096], key[1024], line[1024];
 	size_t denied = 0;
-	DIR *drivers;
+	DIR *drivers = open_drivers(busesfd, bus);
 	struct dirent *d;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/drivers", bus);
-	fd = openat(busesfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || !(drivers = fdopendir(fd)))
+	if (!drivers)
 		return 0;
+	fd = dirfd(drivers);
 	ndrv = 0;
 	while ((d = readdir(drivers))) {
 		if (d->d_name[0] == '.')
