@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctl-verify.h"
@@ -27,6 +28,7 @@ static const char *arg_base_rtmr;
 static const char *arg_expect_policy;
 static const char *arg_expect_mode;
 static bool arg_expect_locked;
+static int arg_pcr = -1;
 
 #define LOG_SIZE_MAX (16 * 1024 * 1024)
 
@@ -129,13 +131,37 @@ static void check_record(struct verify *v, const struct df_evlog_record *rec, si
 	strbuf_release(&text);
 }
 
-/* Replay the PCRs from the log (onto the base values), compare, and check every record. */
+/* What a verifier that pins PCR values (Keylime's tpm_policy) takes from a verified boot. */
+static void print_pins(const struct pcr_values *pv, const bool ok[NPCRS], int image_pcr, int ours)
+{
+	const char *sep = "";
+	char hex[65];
+
+	fputs("tpm_policy: {", stdout);
+	for (int i = 0; i < NPCRS; i++) {
+		if (!ok[i] || (i != image_pcr && i != ours))
+			continue;
+		tohex(pv->v[i], 32, hex);
+		printf("%s\"%d\":[\"%s\"]", sep, i, hex);
+		sep = ",";
+	}
+	fputs("}\n", stdout);
+}
+
+/*
+ * Replay the PCRs from the log onto the base values (the firmware log's
+ * replay), compare, and check every record. Every PCR the logs describe and
+ * the values give is compared: drvfilter's, any a userspace record extends,
+ * and every one the firmware log replays (its boot loader, the UKI's PCR 11):
+ * evidence whose logs do not reach the quoted values is not this boot's.
+ */
 static void verify_pcrs(struct verify *v, const struct df_evlog *log, const struct pcr_values *pv,
 			const struct pcr_values *base)
 {
 	uint8_t acc[NPCRS][32] = { { 0 } };
 	bool ours[NPCRS] = { false }, replay[NPCRS] = { false }, ok[NPCRS] = { false },
-	     unreplayable[NPCRS] = { false };
+	     unreplayable[NPCRS] = { false }, logged[NPCRS] = { false };
+	const int image_pcr = 11;
 
 	/*
 	 * drvfilter's PCR is replayed even when no record there claims to be
@@ -145,8 +171,10 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 	if (v->expect_pcr >= 0)
 		replay[v->expect_pcr] = true;
 	for (int i = 0; i < NPCRS; i++)
-		if (base && base->have[i])
+		if (base && base->have[i]) {
 			memcpy(acc[i], base->v[i], 32);
+			replay[i] |= pv->have[i];
+		}
 	for (size_t i = 0; i < log->n; i++) {
 		const struct df_evlog_record *rec = &log->v[i];
 
@@ -157,9 +185,11 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		else
 			df_replay_sha256(acc[rec->pcr], rec->sha256);
 		ours[rec->pcr] |= is_ours(rec);
-		replay[rec->pcr] |= is_ours(rec);
+		logged[rec->pcr] = true;
+		replay[rec->pcr] |= is_ours(rec) || pv->have[rec->pcr];
 	}
 	for (int i = 0; i < NPCRS; i++) {
+		const char *by;
 		char a[65], b[65];
 
 		if (!replay[i])
@@ -187,14 +217,19 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		}
 		tohex(acc[i], 32, a);
 		tohex(pv->v[i], 32, b);
+		if (!base || !base->have[i])
+			by = "the log replays";
+		else
+			by = logged[i] ? "the firmware log and the log replay"
+				       : "the firmware log replays";
 		if (memcmp(acc[i], pv->v[i], 32) != 0) {
 			problem(v,
-				"PCR %d (sha256): the log replays to %s, the TPM holds %s: the log "
-				"is not the one of these measurements",
-				i, a, b);
+				"PCR %d (sha256): %s to %s, the TPM holds %s: the log is not the "
+				"one of these measurements",
+				i, by, a, b);
 			continue;
 		}
-		printf("ok: PCR %d (sha256) %s: the log replays to the TPM's value\n", i, b);
+		printf("ok: PCR %d (sha256) %s: %s to the TPM's value\n", i, b, by);
 		ok[i] = true;
 	}
 	for (size_t i = 0; i < log->n; i++) {
@@ -206,6 +241,18 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		snprintf(reg, sizeof(reg), "PCR %d", rec->pcr);
 		check_record(v, rec, i, reg, "SHA-256");
 	}
+	/* The image: systemd-stub measures a UKI's sections, its command line and initrd among them. */
+	if (ok[image_pcr] && base && base->have[image_pcr]) {
+		char hex[65];
+
+		tohex(pv->v[image_pcr], 32, hex);
+		printf("image: PCR %d (sha256) %s: the unified kernel image as systemd-stub "
+		       "measured "
+		       "it (its kernel, command line and initrd): pin it to pin the image\n",
+		       image_pcr, hex);
+	}
+	if (v->problems == 0 && v->expect_pcr >= 0 && ok[v->expect_pcr])
+		print_pins(pv, ok, image_pcr, v->expect_pcr);
 }
 
 /*
@@ -305,6 +352,9 @@ static int run(int argc, char **argv)
 		return ctl_usage_error("--base-rtmr goes with --rtmr");
 	if (expected_digest(sha, &v.expect_pcr) < 0)
 		return EXIT_ERROR;
+	/* A guest measured into another PCR (before 2026-12, PCR 8 by default). */
+	if (arg_pcr >= 0)
+		v.expect_pcr = arg_pcr;
 	v.expect_sha = sha;
 	logpath = arg_event_log ? strdup(arg_event_log) : df_ctx_path(ctl_ctx, DF_EVENT_LOG_PATH);
 	if (!logpath)
@@ -359,6 +409,7 @@ enum {
 	ARG_EXPECT_POLICY,
 	ARG_EXPECT_MODE,
 	ARG_EXPECT_LOCKED,
+	ARG_PCR,
 };
 
 static const struct option options[] = {
@@ -370,6 +421,7 @@ static const struct option options[] = {
 	{ "expect-policy", required_argument, NULL, ARG_EXPECT_POLICY },
 	{ "expect-mode", required_argument, NULL, ARG_EXPECT_MODE },
 	{ "expect-locked", no_argument, NULL, ARG_EXPECT_LOCKED },
+	{ "pcr", required_argument, NULL, ARG_PCR },
 	{},
 };
 
@@ -400,6 +452,18 @@ static int parse(int opt, const char *arg)
 					       arg);
 		arg_expect_mode = arg;
 		break;
+	case ARG_PCR: {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || n < 0 || n >= NPCRS)
+			return ctl_usage_error("--pcr takes a PCR's number, 0 to %d: '%s'",
+					       NPCRS - 1, arg);
+		arg_pcr = (int)n;
+		break;
+	}
 	default:
 		arg_expect_locked = true;
 		break;
@@ -419,7 +483,9 @@ static const char help[] =
 	"      --expect-policy FILE\n"
 	"                         the policy the guest must run\n"
 	"      --expect-mode MODE kernel, fallback or audit\n"
-	"      --expect-locked    the kernel policy must be locked\n";
+	"      --expect-locked    the kernel policy must be locked\n"
+	"      --pcr N            drvfilter's PCR, if not the expected policy's\n"
+	"                         (guests measured before 2026-12: 8)\n";
 
 const struct ctl_verb ctl_verb_verify = {
 	.name = "verify",

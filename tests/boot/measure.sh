@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154,SC2034 # tmp, stage, here, console: set by check-scenario.sh; shipped: for expect.sh
 # What the measurement scenarios share (sourced by their expect.sh): the
-# guest's evidence taken off its console (the event log, and PCR 8 as
+# guest's evidence taken off its console (the event log, and PCR 15 as
 # tpm2_pcrread read it in the guest), and drvfilterctl verify run on it on
 # the host, as a verifier would.
 evidence=$tmp/evidence
@@ -26,10 +26,10 @@ verify() {
 }
 verify_rejects() { ! verify "$@"; }
 verify_says() { grep -q -- "$1" "$evidence/verify.out"; }
-# The kernel's own TPM driver reads PCR 8 as tpm2-tools did.
-pcr8_as_sysfs() {
-	sysfs=$(sed -n 's/^DRVFILTER-SYSFS-PCR8: //p' "$console")
-	[ -n "$sysfs" ] && grep -qi "^ *8 : 0x$sysfs\$" "$evidence/pcrs"
+# The kernel's own TPM driver reads PCR 15 as tpm2-tools did.
+pcr15_as_sysfs() {
+	sysfs=$(sed -n 's/^DRVFILTER-SYSFS-PCR15: //p' "$console")
+	[ -n "$sysfs" ] && grep -qi "^ *15 *: 0x$sysfs\$" "$evidence/pcrs"
 }
 evlog_has() { grep -q "^DRVFILTER-EVLOG: .*$1" "$console"; }
 status_has() { section DRVFILTER-STATUS | grep -q "$1"; }

@@ -352,7 +352,7 @@ START_TEST(test_policy_measure_setting)
 
 	p = tu_load_ok("[allow]\npci = virtio-pci\n");
 	ck_assert_int_eq(df_policy_measure(p, &pcr), DF_MEASURE_AUTO);
-	ck_assert_uint_eq(pcr, 8);
+	ck_assert_uint_eq(pcr, 15);
 	df_policy_free(p);
 	p = tu_load_ok("[filter]\nmeasure = no\n[allow]\npci = virtio-pci\n");
 	ck_assert_int_eq(df_policy_measure(p, NULL), DF_MEASURE_NO);

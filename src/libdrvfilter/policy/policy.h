@@ -62,13 +62,16 @@ enum df_measure {
 };
 
 /*
- * PCR 8: in the operating system's range (8-15, which the UEFI CC mapping
- * puts on TDX RTMR 2), not one systemd-pcrlock predicts (11-15) or IMA's
- * (10); only GRUB writes to it ("commands and kernel command line", the
- * UAPI group's Linux TPM PCR Registry), so on a UKI or direct kernel boot
- * it holds drvfilter's events alone. See drvfilter.conf(5).
+ * PCR 15: the one register of the operating system's range (8-15) that no
+ * firmware, shim (14), GRUB (8, 9), systemd-stub (11-13), the kernel's EFI
+ * stub (9) or IMA (10) extends; only systemd's own user space does (the
+ * machine ID, file systems, volume keys), and it logs those in the log
+ * drvfilter appends to, so one log replays it. 16 and 23 are resettable,
+ * 17-22 are the dynamic root of trust's. PCR 8 (the default before 2026-12)
+ * carries GRUB's command line and CoCo's init data. Its RTMR is 2 (the UEFI
+ * CC mapping of PCRs 8-15). See drvfilter.conf(5).
  */
-#define DF_MEASURE_PCR_DEFAULT 8
+#define DF_MEASURE_PCR_DEFAULT 15
 
 struct df_verdict {
 	bool allowed;

@@ -8,7 +8,7 @@
 # shellcheck disable=SC1091 # the scenarios' shared checks
 . "$here/measure.sh"
 expect "the boot failed closed" kmsg_has 'drvfilter: action=fail-closed'
-expect "the TPM stayed bound: its driver reads PCR 8 as tpm2_pcrread does" pcr8_as_sysfs
+expect "the TPM stayed bound: its driver reads PCR 15 as tpm2_pcrread does" pcr15_as_sysfs
 expect "it was measured" evlog_has 'policy=none mode=fallback fail-closed=yes'
 expect "verify refuses the guest" verify_rejects --expect-policy "$shipped" --expect-mode fallback
 expect "because it failed closed" verify_says 'the boot failed closed: its policy could not be used'
