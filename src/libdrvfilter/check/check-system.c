@@ -2,7 +2,8 @@
 /*
  * The policy against its target, as `check` runs it: buses the policy names
  * that the target lacks, then its driver names (lint-names.c) and the boot
- * devices' guard (lint-boot.c).
+ * devices' guard (lint-boot.c), and the measurement against the disks'
+ * unlocking (lint-measure.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,5 +43,14 @@ int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, unsign
 	if (r < 0)
 		return r;
 	df_diags_sort(diags);
-	return flags & DF_CHECK_OTHER_MACHINE ? 0 : df_policy_check_boot(ctx, p, diags);
+	if (flags & DF_CHECK_OTHER_MACHINE)
+		return 0;
+	r = df_policy_check_boot(ctx, p, diags);
+	if (r >= 0) {
+		int k = df_policy_check_measure(ctx, p, diags);
+
+		if (k < 0)
+			return k;
+	}
+	return r;
 }

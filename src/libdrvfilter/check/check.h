@@ -26,6 +26,15 @@ int df_policy_check_system(struct df_ctx *ctx, const struct df_policy *p, unsign
  */
 int df_policy_check_boot(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags);
 /*
+ * The measurement against the target's disk unlocking (lint-measure.c): a
+ * volume of its /etc/crypttab whose LUKS2 header has a systemd-tpm2 token
+ * sealed to the PCR the policy measures into (or to systemd-pcrlock's
+ * prediction of it), a volume key systemd-cryptsetup measures into that PCR
+ * (tpm2-measure-pcr=), and a pcrlock policy: each a warning at the measure
+ * setting.
+ */
+int df_policy_check_measure(struct df_ctx *ctx, const struct df_policy *p, struct df_diags *diags);
+/*
  * The driver names of @p's [allow] and [deny] rules (those of @file alone
  * when it is not NULL, and of them the "bus:driver" @subjects alone when
  * they are not NULL) against what the target knows: its registered
