@@ -17,7 +17,11 @@
 # with that text on its linux line.
 # With $GUEST_SWTPM set, the guest gets a TPM 2.0: Debian's swtpm behind
 # QEMU's tpm-tis, its state in OUT/swtpm. $GUEST_QEMU: more QEMU arguments,
-# after the devices.
+# after the devices. With $GUEST_UEFI set, the guest boots as a cloud CVM
+# does: dracut --uefi makes a unified kernel image (systemd-stub, the command
+# line in its .cmdline), signed with the key Debian's snakeoil OVMF trusts,
+# booted from an ESP under Secure Boot (q35 with SMM), with a disk holding a
+# fresh nonce for the guest's quote (OUT/nonce).
 set -eu
 stage=$(cd "$1" && pwd)
 kdir=$2
@@ -29,6 +33,10 @@ mkdir -p "$out"
 kver=$(basename "$(ls -d "$kdir"/lib/modules/*)")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+cmdline="console=ttyS0 panic=1 rd.shell=0 root=/dev/vda rd.timeout=60 ${GUEST_APPEND:-}"
+ovmf=/usr/share/OVMF
+snakeoil=/usr/share/ovmf/PkKek-1-snakeoil
 
 # build_image DIR: the builder's image and log in DIR.
 build_image() {
@@ -45,14 +53,25 @@ build_image() {
 	# The image's own blacklist, where the build has it (90drvfilter requires it).
 	early=
 	[ ! -d "$stage/usr/lib/dracut/modules.d/99drvfilter-blacklist" ] || early=drvfilter-blacklist
+	# A UEFI guest's image is a UKI with the command line in it.
+	set -- "$1" "$1/initrd.img"
+	[ -z "${GUEST_UEFI:-}" ] || set -- "$1" "$1/uki.efi" --uefi --uefi-stub /usr/lib/systemd/boot/efi/linuxx64.efi.stub \
+		--kernel-image "$kdir/boot/vmlinuz-$kver" --kernel-cmdline "$cmdline"
+	dir=$1 image=$2
+	shift 2
 	drvfilter_prefix=$stage drvfilter_policy=$policy drvfilter_other_machine=yes dracutbasedir=$tmp/dracut \
 		dracut --force --conf /dev/null --confdir "$tmp/confd" --no-hostonly --no-hostonly-cmdline --no-early-microcode \
 		--modules "${DRACUT_MODULES:-base} rootfs-block drvfiltertest $early" --kver "$kver" --kmoddir "$kdir/lib/modules/$kver" \
 		--drivers "virtio_pci virtio_blk virtio_net e1000 xhci_pci ata_piix ${DRACUT_DRIVERS:-}" \
-		--compress cat "$1/initrd.img" >"$1/dracut.log" 2>&1 || {
-		tail -n 20 "$1/dracut.log" >&2
+		--compress cat "$@" "$image" >"$dir/dracut.log" 2>&1 || {
+		tail -n 20 "$dir/dracut.log" >&2
 		return 1
 	}
+	[ -n "${GUEST_UEFI:-}" ] || return 0
+	# Signed with the snakeoil key (its password is in OVMF's README.Debian).
+	openssl pkey -in "$snakeoil.key" -passin pass:snakeoil -out "$tmp/db.key"
+	sbsign --key "$tmp/db.key" --cert "$snakeoil.pem" --output "$image.signed" "$image" >>"$dir/dracut.log" 2>&1
+	mv "$image.signed" "$image"
 	# (Uncompressed: QEMU reads the image once; gzip -9 cost each boot 7 to
 	# 15 s of a core for nothing.)
 }
@@ -105,7 +124,7 @@ if [ -n "${GUEST_SWTPM:-}" ]; then
 fi
 # shellcheck disable=SC2086 # one word per argument is intended
 [ -z "${GUEST_QEMU:-}" ] || set -- "$@" $GUEST_QEMU
-cmdline="console=ttyS0 panic=1 rd.shell=0 root=/dev/vda rd.timeout=60 ${GUEST_APPEND:-}"
+machine=pc
 # Through GRUB instead ($GUEST_GRUB_CMDLINE: what grub-mkconfig pastes on the
 # linux line from GRUB_CMDLINE_LINUX), from a GRUB rescue CD.
 if [ -n "${GUEST_GRUB_CMDLINE:-}" ]; then
@@ -120,11 +139,30 @@ if [ -n "${GUEST_GRUB_CMDLINE:-}" ]; then
 		exit 1
 	}
 	set -- -cdrom "$out/grub.iso" -boot d "$@"
+elif [ -n "${GUEST_UEFI:-}" ]; then
+	# The signed UKI as the removable-media boot loader of an ESP; the
+	# firmware's variables (Secure Boot on, the snakeoil keys) a copy of the
+	# template; the verifier's nonce on a disk of its own.
+	truncate -s 96M "$tmp/esp.img"
+	mkfs.vfat -F 32 -n ESP "$tmp/esp.img" >/dev/null
+	mmd -i "$tmp/esp.img" ::/EFI ::/EFI/BOOT
+	mcopy -i "$tmp/esp.img" "$out/uki.efi" ::/EFI/BOOT/BOOTX64.EFI
+	cp "$ovmf/OVMF_VARS_4M.snakeoil.fd" "$tmp/vars.fd"
+	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$out/nonce"
+	cp "$out/nonce" "$tmp/nonce.img"
+	truncate -s 512 "$tmp/nonce.img"
+	machine=q35,smm=on
+	set -- -global driver=cfi.pflash01,property=secure,value=on \
+		-drive "if=pflash,format=raw,unit=0,file=$ovmf/OVMF_CODE_4M.snakeoil.fd,readonly=on" \
+		-drive "if=pflash,format=raw,unit=1,file=$tmp/vars.fd" "$@" \
+		-drive "file=$tmp/esp.img,if=none,id=esp,format=raw" -device virtio-blk-pci,drive=esp,bootindex=1 \
+		-drive "file=$tmp/nonce.img,if=none,id=nonce,format=raw,readonly=on" \
+		-device virtio-blk-pci,drive=nonce,serial=drvfilter-nonce
 else
 	set -- -kernel "$kdir/boot/vmlinuz-$kver" -initrd "$out/initrd.img" -append "$cmdline" "$@"
 fi
 start=$(date +%s)
-timeout "${GUEST_TIMEOUT:-300}" qemu-system-x86_64 -M pc -m 512 -nodefaults -no-reboot -display none -accel tcg \
+timeout "${GUEST_TIMEOUT:-300}" qemu-system-x86_64 -M "$machine" -m 512 -nodefaults -no-reboot -display none -accel tcg \
 	-serial "file:$out/console.raw" "$@" || true
 [ -e "$tmp/swtpm.pid" ] && { kill "$(cat "$tmp/swtpm.pid")" 2>/dev/null || true; }
 sed -e 's/\r$//' "$out/console.raw" >"$out/console"

@@ -74,6 +74,18 @@ if [ -e "$scenario/swtpm" ]; then
 	GUEST_SWTPM=1
 fi
 export GUEST_SWTPM
+# ... whether it boots as a cloud CVM (uefi: a signed UKI under OVMF's Secure
+# Boot, boot-guest.sh) ...
+GUEST_UEFI=
+if [ -e "$scenario/uefi" ]; then
+	for f in /usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd /usr/share/ovmf/PkKek-1-snakeoil.key \
+		/usr/lib/systemd/boot/efi/linuxx64.efi.stub "$(command -v sbsign)" "$(command -v mkfs.vfat)" \
+		"$(command -v mcopy)" "$(command -v tpm2_checkquote)"; do
+		[ -e "$f" ] || { echo "a UEFI guest needs ${f:-a tool}: scripts/install-deps attest" >&2; exit 77; }
+	done
+	GUEST_UEFI=1
+fi
+export GUEST_UEFI
 # ... more QEMU arguments, if any, in its qemu file ...
 GUEST_QEMU=$(cat "$scenario/qemu" 2>/dev/null || true)
 export GUEST_QEMU

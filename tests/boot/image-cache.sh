@@ -9,7 +9,8 @@
 # The key covers everything an image is made of: the staged build (every
 # file, its mode and contents), the policy and its drop-ins, the kernel (its
 # directory and its module index), the builder's knobs in the environment
-# (DRACUT_*, GUEST_BUILDER, GUEST_SWTPM, DRVFILTER_TEST_*), the test's own
+# (DRACUT_*, GUEST_BUILDER, GUEST_SWTPM, GUEST_UEFI and a UKI's command line,
+# DRVFILTER_TEST_*), the test's own
 # dracut and initramfs-tools parts and the scripts that run the builders, the
 # host's packages (the dpkg database: dracut, udev, busybox, the libraries)
 # and the host files the builders read besides them (/etc/modprobe.d,
@@ -46,7 +47,10 @@ key)
 		echo "image-cache 1"
 		readlink -f "$kdir"
 		(cd "$kdir" && ls -lR --time-style=+%s boot lib/modules/*/modules.dep)
-		env | grep -E '^(DRACUT_[A-Z_]*|GUEST_BUILDER|GUEST_SWTPM|DRVFILTER_TEST_[A-Z_]*)=' | LC_ALL=C sort
+		env | grep -E '^(DRACUT_[A-Z_]*|GUEST_BUILDER|GUEST_SWTPM|GUEST_UEFI|DRVFILTER_TEST_[A-Z_]*)=' | LC_ALL=C sort
+		# A UKI holds its command line.
+		[ -z "${GUEST_UEFI:-}" ] || echo "uki-cmdline ${GUEST_APPEND:-}"
+		[ -z "${GUEST_UEFI:-}" ] || file /usr/share/ovmf/PkKek-1-snakeoil.pem
 		[ -z "${DRVFILTER_TEST_INSMOD:-}" ] || file "$DRVFILTER_TEST_INSMOD"
 		tree "$stage"
 		file "$policy"

@@ -24,6 +24,13 @@ install() {
         inst_multiple tpm2_pcrread
         inst_libdir_file "libtss2-tcti-device.so*"
     fi
+    # A UEFI guest (GUEST_UEFI) also hands a verifier its evidence: the
+    # firmware's event log and a quote over the verifier's nonce (attest.sh).
+    if [[ ${GUEST_UEFI-} ]]; then
+        inst_multiple tpm2_createek tpm2_createak tpm2_quote base64 head mount
+        # shellcheck disable=SC2154 # moddir is set by dracut
+        inst_simple "$moddir/attest.sh" /usr/lib/drvfiltertest/attest.sh
+    fi
     # A scenario may spoil the policy inside the image: writable by anyone,
     # which drvfilter-apply refuses, so the boot must fail closed.
     if [[ ${DRVFILTER_TEST_BREAK_POLICY-} ]]; then
