@@ -152,8 +152,10 @@ static void print_pins(const struct pcr_values *pv, const bool ok[NPCRS], int im
  * Replay the PCRs from the log onto the base values (the firmware log's
  * replay), compare, and check every record. Every PCR the logs describe and
  * the values give is compared: drvfilter's, any a userspace record extends,
- * and every one the firmware log replays (its boot loader, the UKI's PCR 11):
- * evidence whose logs do not reach the quoted values is not this boot's.
+ * and every one the firmware log replays (its boot loader, the UKI's PCR
+ * 11). drvfilter's PCR (and any with a drvfilter event) must replay; any
+ * other that does not is said, not judged: systemd-pcrphase of systemd 252
+ * extends PCR 11 without a log.
  */
 static void verify_pcrs(struct verify *v, const struct df_evlog *log, const struct pcr_values *pv,
 			const struct pcr_values *base)
@@ -191,6 +193,7 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 	for (int i = 0; i < NPCRS; i++) {
 		const char *by;
 		char a[65], b[65];
+		bool judged;
 
 		if (!replay[i])
 			continue;
@@ -208,10 +211,28 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 				i);
 			continue;
 		}
+		judged = i == v->expect_pcr || ours[i];
 		if (unreplayable[i]) {
+			if (judged)
+				problem(v,
+					"PCR %d: a record of the log has no SHA-256 digest: it "
+					"cannot "
+					"be replayed",
+					i);
+			continue;
+		}
+		/*
+		 * No firmware or boot loader extends PCR 15: an event of the firmware
+		 * log there would stand before drvfilter's records unexamined, and
+		 * could be a drvfilter event moved out of sight.
+		 */
+		if (judged && i == DF_MEASURE_PCR_DEFAULT && base && base->have[i]) {
 			problem(v,
-				"PCR %d: a record of the log has no SHA-256 digest: it cannot be "
-				"replayed",
+				"the firmware log extends PCR %d, drvfilter's, which no firmware "
+				"or "
+				"boot loader does: its events there are not examined and could "
+				"hide "
+				"a drvfilter event",
 				i);
 			continue;
 		}
@@ -222,6 +243,14 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		else
 			by = logged[i] ? "the firmware log and the log replay"
 				       : "the firmware log replays";
+		if (memcmp(acc[i], pv->v[i], 32) != 0 && !judged) {
+			/* Not drvfilter's: said, not judged (Debian 12's pcrphase extends PCR 11 unlogged). */
+			printf("note: PCR %d (sha256): %s to %s, the TPM holds %s: something the "
+			       "logs "
+			       "do not show extended it; not drvfilter's PCR, not judged\n",
+			       i, by, a, b);
+			continue;
+		}
 		if (memcmp(acc[i], pv->v[i], 32) != 0) {
 			problem(v,
 				"PCR %d (sha256): %s to %s, the TPM holds %s: the log is not the "
