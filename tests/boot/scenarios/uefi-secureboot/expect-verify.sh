@@ -16,6 +16,9 @@ expect "drvfilter's PCR 15 replays to the quoted value" verifier_says '^ok: PCR 
 expect "the firmware log replays to every PCR it measured" verifier_says '^ok: PCR 7 (sha256) .*: the firmware log replays'
 expect "the UKI's PCR 11 is named for pinning" verifier_says '^image: PCR 11 (sha256) [0-9a-f]\{64\}: the unified kernel image'
 expect "and the values a tpm_policy pins" verifier_says '^tpm_policy: {"11":\["[0-9a-f]\{64\}"\],"15":\["[0-9a-f]\{64\}"\]}$'
+# What else measured the boot, in the checked quote: IMA's boot aggregate.
+ima_extended() { grep -Eiq '^ *10 *: 0x0*[1-9a-f]' "$tmp/verifier-boot/quoted.yaml"; }
+expect "IMA extended PCR 10 (the quote says so)" ima_extended
 expect "verify refuses the boot for another policy" verifier_rejects boot "$here/scenarios/measure-shipped/other-policy.conf" fallback
 expect "because it ran another policy" verifier_says '^FAIL: record 1 (PCR 15): the policy applied has sha256 '
 # A forged record: the event's text made to say kernel mode, its digests kept.
