@@ -37,26 +37,44 @@ int verify_read_file(const char *path, size_t max, char **buf, size_t *len)
 int verify_parse_pcrs(const char *path, struct pcr_values *pv)
 {
 	_cleanup_free_ char *buf = NULL;
-	char *line, *save = NULL;
-	bool in_sha256 = false;
+	char *line, *save = NULL, *start;
+	bool in_sha256 = false, seen_sha256 = false;
 	size_t len;
 	int r = verify_read_file(path, VALUES_SIZE_MAX, &buf, &len);
 
 	*pv = (struct pcr_values){ 0 };
 	if (r < 0)
 		return r;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	/*
+	 * tpm2_eventlog prints the events first, the replay last under a
+	 * top-level "pcrs:": an event's text must not be taken for a value.
+	 */
+	start = buf;
+	if (strncmp(buf, "pcrs:\n", 6) == 0)
+		start = buf + 6;
+	else if ((line = strstr(buf, "\npcrs:\n")))
+		start = line + 7;
+	for (line = strtok_r(start, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char bank[16], hex[80];
 		unsigned idx;
 
 		if (sscanf(line, " %15[a-z0-9_]%1[:]", bank, hex) == 2 && !strchr(line, 'x')) {
 			in_sha256 = streq(bank, "sha256");
+			if (in_sha256 && seen_sha256) {
+				log_error("'%s' holds the SHA-256 bank twice", path);
+				return -EINVAL;
+			}
+			seen_sha256 |= in_sha256;
 			continue;
 		}
 		if (!in_sha256 || sscanf(line, " %u : 0x%79[0-9A-Fa-f]", &idx, hex) != 2)
 			continue;
 		if (idx >= NPCRS || df_unhex(hex, pv->v[idx], 32) < 0) {
 			log_error("'%s': PCR %u: not a SHA-256 value", path, idx);
+			return -EINVAL;
+		}
+		if (pv->have[idx]) {
+			log_error("'%s' gives PCR %u twice", path, idx);
 			return -EINVAL;
 		}
 		pv->have[idx] = true;

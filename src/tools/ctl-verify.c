@@ -29,6 +29,9 @@ static const char *arg_expect_policy;
 static const char *arg_expect_mode;
 static bool arg_expect_locked;
 static int arg_pcr = -1;
+static const char *arg_quote;
+static const char *arg_nonce;
+static bool arg_base_checked;
 
 #define LOG_SIZE_MAX (16 * 1024 * 1024)
 
@@ -43,6 +46,9 @@ struct verify {
 	const char *expect_sha; /* the expected policy's digest */
 	int expect_pcr; /* the PCR the expected policy measures into, -1 with measure = no */
 	unsigned events; /* drvfilter events of registers whose values were given */
+	bool ok[NPCRS]; /* PCRs whose replay reached the value given */
+	bool image; /* PCR 11 replayed from the firmware log: a UKI's */
+	const struct pcr_values *pv;
 };
 
 _printf_(2, 3) static void problem(struct verify *v, const char *fmt, ...)
@@ -131,17 +137,30 @@ static void check_record(struct verify *v, const struct df_evlog_record *rec, si
 	strbuf_release(&text);
 }
 
-/* What a verifier that pins PCR values (Keylime's tpm_policy) takes from a verified boot. */
-static void print_pins(const struct pcr_values *pv, const bool ok[NPCRS], int image_pcr, int ours)
+#define IMAGE_PCR 11
+
+/*
+ * What a verifier that pins register values takes from a verified boot:
+ * the UKI's PCR 11 and drvfilter's PCR, as Keylime's tpm_policy takes them.
+ * Only once every check held.
+ */
+static void print_pins(const struct verify *v)
 {
 	const char *sep = "";
 	char hex[65];
 
+	if (v->image) {
+		tohex(v->pv->v[IMAGE_PCR], 32, hex);
+		printf("image: PCR %d (sha256) %s: the unified kernel image as systemd-stub "
+		       "measured "
+		       "it (its kernel, command line and initrd): pin it to pin the image\n",
+		       IMAGE_PCR, hex);
+	}
 	fputs("tpm_policy: {", stdout);
 	for (int i = 0; i < NPCRS; i++) {
-		if (!ok[i] || (i != image_pcr && i != ours))
+		if (!v->ok[i] || (i != v->expect_pcr && !(i == IMAGE_PCR && v->image)))
 			continue;
-		tohex(pv->v[i], 32, hex);
+		tohex(v->pv->v[i], 32, hex);
 		printf("%s\"%d\":[\"%s\"]", sep, i, hex);
 		sep = ",";
 	}
@@ -163,7 +182,6 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 	uint8_t acc[NPCRS][32] = { { 0 } };
 	bool ours[NPCRS] = { false }, replay[NPCRS] = { false }, ok[NPCRS] = { false },
 	     unreplayable[NPCRS] = { false }, logged[NPCRS] = { false };
-	const int image_pcr = 11;
 
 	/*
 	 * drvfilter's PCR is replayed even when no record there claims to be
@@ -236,6 +254,17 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 				i);
 			continue;
 		}
+		/* Elsewhere (8 after GRUB) only a verifier that checked those events may say so. */
+		if (judged && base && base->have[i] && !arg_base_checked) {
+			problem(v,
+				"the firmware log gives PCR %d, drvfilter's, a value: verify does "
+				"not "
+				"examine its events, which could hide a drvfilter event (check "
+				"them, "
+				"then give --base-checked)",
+				i);
+			continue;
+		}
 		tohex(acc[i], 32, a);
 		tohex(pv->v[i], 32, b);
 		if (!base || !base->have[i])
@@ -271,17 +300,9 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		check_record(v, rec, i, reg, "SHA-256");
 	}
 	/* The image: systemd-stub measures a UKI's sections, its command line and initrd among them. */
-	if (ok[image_pcr] && base && base->have[image_pcr]) {
-		char hex[65];
-
-		tohex(pv->v[image_pcr], 32, hex);
-		printf("image: PCR %d (sha256) %s: the unified kernel image as systemd-stub "
-		       "measured "
-		       "it (its kernel, command line and initrd): pin it to pin the image\n",
-		       image_pcr, hex);
-	}
-	if (v->problems == 0 && v->expect_pcr >= 0 && ok[v->expect_pcr])
-		print_pins(pv, ok, image_pcr, v->expect_pcr);
+	v->image = ok[IMAGE_PCR] && base && base->have[IMAGE_PCR];
+	memcpy(v->ok, ok, sizeof(ok));
+	v->pv = pv;
 }
 
 /*
@@ -295,6 +316,14 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 	uint8_t acc[48] = { 0 };
 	char a[97], b[97], reg[16];
 
+	if (base && !arg_base_checked) {
+		problem(v,
+			"--base-rtmr gives RTMR %d a value: verify does not examine the CC event "
+			"log's events, which could hide a drvfilter event (check them, then give "
+			"--base-checked)",
+			DF_RTMR_INDEX);
+		return;
+	}
 	if (base)
 		memcpy(acc, base, 48);
 	for (size_t i = 0; i < log->n; i++) {
@@ -379,6 +408,11 @@ static int run(int argc, char **argv)
 		return ctl_usage_error("--base-pcrs goes with --pcrs");
 	if (arg_base_rtmr && !arg_rtmr)
 		return ctl_usage_error("--base-rtmr goes with --rtmr");
+	if (!arg_quote != !arg_nonce)
+		return ctl_usage_error("--quote and --nonce go together");
+	if (arg_quote && !arg_pcrs)
+		return ctl_usage_error(
+			"--quote goes with --pcrs, the values tpm2_checkquote printed");
 	if (expected_digest(sha, &v.expect_pcr) < 0)
 		return EXIT_ERROR;
 	/* A guest measured into another PCR (before 2026-12, PCR 8 by default). */
@@ -410,6 +444,17 @@ static int run(int argc, char **argv)
 	}
 	printf("expected: policy %s (sha256 %s), mode %s%s\n", arg_expect_policy, sha,
 	       arg_expect_mode, arg_expect_locked ? ", locked" : "");
+	if (arg_quote) {
+		r = verify_check_quote(arg_quote, arg_nonce, &pv, why, sizeof(why));
+		if (r == -EIO) {
+			df_evlog_release(&log);
+			return EXIT_ERROR;
+		}
+		if (r < 0)
+			problem(&v, "%s", why);
+		else
+			printf("ok: the quote covers the PCR values given, over the nonce\n");
+	}
 	if (arg_pcrs)
 		verify_pcrs(&v, &log, &pv, arg_base_pcrs ? &base : NULL);
 	if (arg_rtmr)
@@ -420,6 +465,8 @@ static int run(int argc, char **argv)
 			"measured",
 			logpath);
 	df_evlog_release(&log);
+	if (v.problems == 0 && v.pv && v.expect_pcr >= 0 && v.ok[v.expect_pcr])
+		print_pins(&v);
 	if (v.problems) {
 		printf("not verified: %zu difference%s\n", v.problems, v.problems == 1 ? "" : "s");
 		return EXIT_ERROR;
@@ -439,6 +486,9 @@ enum {
 	ARG_EXPECT_MODE,
 	ARG_EXPECT_LOCKED,
 	ARG_PCR,
+	ARG_QUOTE,
+	ARG_NONCE,
+	ARG_BASE_CHECKED,
 };
 
 static const struct option options[] = {
@@ -451,6 +501,9 @@ static const struct option options[] = {
 	{ "expect-mode", required_argument, NULL, ARG_EXPECT_MODE },
 	{ "expect-locked", no_argument, NULL, ARG_EXPECT_LOCKED },
 	{ "pcr", required_argument, NULL, ARG_PCR },
+	{ "quote", required_argument, NULL, ARG_QUOTE },
+	{ "nonce", required_argument, NULL, ARG_NONCE },
+	{ "base-checked", no_argument, NULL, ARG_BASE_CHECKED },
 	{},
 };
 
@@ -487,12 +540,21 @@ static int parse(int opt, const char *arg)
 
 		errno = 0;
 		n = strtol(arg, &end, 10);
-		if (errno || end == arg || *end || n < 0 || n >= NPCRS)
-			return ctl_usage_error("--pcr takes a PCR's number, 0 to %d: '%s'",
-					       NPCRS - 1, arg);
+		/* The PCRs measure = pcr:N takes (drvfilter.conf(5)). */
+		if (errno || end == arg || *end || !(n == 8 || n == 9 || (n >= 12 && n <= 15)))
+			return ctl_usage_error("--pcr takes 8, 9, 12, 13, 14 or 15: '%s'", arg);
 		arg_pcr = (int)n;
 		break;
 	}
+	case ARG_QUOTE:
+		arg_quote = arg;
+		break;
+	case ARG_NONCE:
+		arg_nonce = arg;
+		break;
+	case ARG_BASE_CHECKED:
+		arg_base_checked = true;
+		break;
 	default:
 		arg_expect_locked = true;
 		break;
@@ -514,7 +576,12 @@ static const char help[] =
 	"      --expect-mode MODE kernel, fallback or audit\n"
 	"      --expect-locked    the kernel policy must be locked\n"
 	"      --pcr N            drvfilter's PCR, if not the expected policy's\n"
-	"                         (guests measured before 2026-12: 8)\n";
+	"                         (guests measured before 2026-12: 8)\n"
+	"      --quote FILE       the quote (tpm2_quote -m) the --pcrs values must be\n"
+	"                         the values of: its selection, digest and nonce\n"
+	"      --nonce HEX        the verifier's nonce, which the quote must carry\n"
+	"      --base-checked     the verifier checked the firmware (or CC) log's\n"
+	"                         events on drvfilter's register itself\n";
 
 const struct ctl_verb ctl_verb_verify = {
 	.name = "verify",

@@ -27,5 +27,13 @@ int verify_read_file(const char *path, size_t max, char **buf, size_t *len);
 int verify_parse_pcrs(const char *path, struct pcr_values *pv);
 /* An RTMR's value: its 48 bytes as sysfs gives them, or 96 hex digits (0x and blanks allowed). */
 int verify_parse_rtmr(const char *path, uint8_t v[48]);
+/*
+ * The quote tpm2_quote -m wrote (ctl-verify-quote.c): a quote, over the
+ * nonce @nonce_hex, of SHA-256 PCRs whose digest is that of @pv's values for
+ * the PCRs it selects; @pv is then cut down to those. 0, or a negative errno
+ * with the reason in @why.
+ */
+int verify_check_quote(const char *path, const char *nonce_hex, struct pcr_values *pv, char *why,
+		       size_t whysize);
 
 #endif
