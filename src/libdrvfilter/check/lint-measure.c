@@ -8,8 +8,9 @@
  * (crypttab's tpm2-measure-pcr=) is a record verify cannot account for.
  * Each is a warning at the measure setting. Every name read from crypttab
  * and every header is untrusted: a device is opened only by a path made of
- * a name without '/', or one under /dev without "..", and never followed
- * past a block device or a regular file (a fixture's).
+ * a name without '/', or one under /dev without "..", resolved inside the
+ * target's root, and only when it is a block device or a regular file (a
+ * fixture's).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "check/check-private.h"
@@ -74,8 +77,8 @@ static int measure_pcr_of(const char *v)
 	return errno || end == v || *end || n < 0 || n > 23 ? -1 : (int)n;
 }
 
-/* The path a crypttab device field stands for (under the sysroot's /dev), or NULL. */
-static char *device_path(const struct lint_measure *m, const char *field)
+/* The path a crypttab device field stands for (under /dev, in the target's root), or NULL. */
+static char *device_path(const char *field)
 {
 	static const struct {
 		const char *tag, *dir;
@@ -95,12 +98,43 @@ static char *device_path(const struct lint_measure *m, const char *field)
 		if (!*v || strchr(v, '/') || streq(v, ".") || streq(v, ".."))
 			return NULL;
 		snprintf(rel, sizeof(rel), "%s%s", tags[i].dir, v);
-		return df_ctx_path(m->ctx, rel);
+		return strdup(rel);
 	}
 	if (!startswith(field, "/dev/") || strstr(field, "/../") ||
 	    (strlen(field) >= 3 && streq(field + strlen(field) - 3, "/..")))
 		return NULL;
-	return df_ctx_path(m->ctx, field);
+	return strdup(field);
+}
+
+/*
+ * Open @rel (an absolute path) inside the target's root as the running
+ * system would: its symlinks resolved within the root (openat2's
+ * RESOLVE_IN_ROOT; /dev/disk/by-* are symlinks), only an O_PATH handle
+ * until the file is known to be a block device or a regular file (opening
+ * a watchdog or a tape has effects), then reopened for reading. -1 when it
+ * cannot be, or is something else.
+ */
+static int open_volume(const struct lint_measure *m, const char *rel)
+{
+	_cleanup_free_ char *root = df_ctx_path(m->ctx, "/");
+	_cleanup_close_ int rfd = -1, pfd = -1;
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	char proc[64];
+	struct stat st;
+
+	if (!root)
+		return -1;
+	rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return -1;
+	pfd = (int)syscall(SYS_openat2, rfd, rel + 1, &how, sizeof(how));
+	if (pfd < 0 || fstat(pfd, &st) < 0 || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)))
+		return -1;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	return open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 }
 
 static uint64_t be64(const unsigned char *b)
@@ -143,17 +177,16 @@ static int luks2_json(int fd, struct jv *ret)
 static int check_tokens(struct lint_measure *m, const char *volume, unsigned line,
 			const char *device)
 {
-	_cleanup_free_ char *path = device_path(m, device);
+	_cleanup_free_ char *path = device_path(device);
 	_cleanup_close_ int fd = -1;
 	const struct jv *tokens;
-	struct stat st;
 	struct jv root;
 	int r;
 
 	if (!path)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) < 0 || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) {
+	fd = open_volume(m, path);
+	if (fd < 0) {
 		df_dbg(m->ctx, "crypttab line %u: cannot read '%s'; its TPM2 tokens not checked",
 		       line, path);
 		return 0;
@@ -167,10 +200,15 @@ static int check_tokens(struct lint_measure *m, const char *volume, unsigned lin
 		const struct jv *t = &tokens->items[i], *pcrs = jv_get(t, "tpm2-pcrs");
 		const char *type = jv_get_string(t, "type");
 		bool ok, pcrlock = jv_get_bool(t, "tpm2_pcrlock", &ok) && ok;
+		struct strbuf key = STRBUF_INIT;
 		bool sealed = false;
 
 		if (!type || !streq(type, "systemd-tpm2"))
 			continue;
+		if (strbuf_append_quoted(&key, tokens->keys[i]) < 0) {
+			r = -ENOMEM;
+			break;
+		}
 		for (size_t k = 0; pcrs && pcrs->type == JV_ARRAY && k < pcrs->count; k++)
 			sealed |=
 				pcrs->items[k].type == JV_NUMBER && pcrs->items[k].number == m->pcr;
@@ -181,14 +219,15 @@ static int check_tokens(struct lint_measure *m, const char *volume, unsigned lin
 				"token %s is sealed to systemd-pcrlock's prediction, which covers "
 				"PCR %u: it will no longer unseal (set measure = pcr:N to a PCR "
 				"pcrlock does not predict, or measure = no)",
-				line, volume, tokens->keys[i], m->pcr);
+				line, volume, strbuf_str(&key), m->pcr);
 		else if (sealed)
 			r = warn(
 				m,
 				"/etc/crypttab line %u: volume %s: its LUKS2 header's systemd-tpm2 "
 				"token %s is sealed to PCR %u: it will no longer unseal (enroll it "
 				"again without PCR %u, or set measure = pcr:N to another PCR)",
-				line, volume, tokens->keys[i], m->pcr, m->pcr);
+				line, volume, strbuf_str(&key), m->pcr, m->pcr);
+		strbuf_release(&key);
 	}
 	jv_release(&root);
 	return r;
