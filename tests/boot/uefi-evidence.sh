@@ -17,6 +17,16 @@ shipped=$here/../../conf/drvfilter.conf
 # the last replaced by true.
 sed -n '/^    tpm2_checkquote /,/^    release-the-secret$/p' "$here/../../README.md" |
 	sed 's/^    //; s/^release-the-secret$/true/' >"$tmp/recipe.sh"
+# The guest's half: README.md's lines from its "# guest:" comment to the
+# verifier's next one, each as written in attest.sh, which ran them.
+sed -n '/^    # guest: /,/^    # verifier: /p' "$here/../../README.md" | grep -v '^    #' |
+	sed 's/^ *//' >"$tmp/guest-recipe"
+guest_recipe_ran() {
+	[ -s "$tmp/guest-recipe" ] || return 1
+	while IFS= read -r l; do
+		grep -qF -- "$l" "$here/dracut/95drvfiltertest/attest.sh" || { echo "  not in attest.sh: $l"; return 1; }
+	done <"$tmp/guest-recipe"
+}
 # verifier QUOTE POLICY MODE: the recipe on that quote, in a directory of
 # its own with the files named as the README names them; its output kept.
 # The nonce is the one the guest was given ($nonce_file: another).

@@ -22,16 +22,20 @@ echo "DRVFILTER-NONCE: $nonce"
 a=/run/drvfiltertest-attest
 mkdir -p "$a"
 export TPM2TOOLS_TCTI=device:/dev/tpmrm0
-tpm2_createek -G ecc -c "$a/ek.ctx" >/dev/null &&
-    tpm2_createak -C "$a/ek.ctx" -c "$a/ak.ctx" -G ecc -g sha256 -s ecdsa -u "$a/ak.pem" -f pem >/dev/null
+# The guest's half of README.md's recipe, its lines as written there (the
+# host checks they are); each quote's files then renamed NAME.*.
+cd "$a" || exit 1
+tpm2_createek -G ecc -c ek.ctx && tpm2_createak -C ek.ctx -c ak.ctx -G ecc -g sha256 -s ecdsa -u ak.pem -f pem
 echo "DRVFILTER-AK: status=$?"
-cp /sys/kernel/security/tpm0/binary_bios_measurements "$a/firmware.log"
-# quote NAME: a quote and the event log it goes with, as NAME.*
+# quote NAME: a quote and the two logs it goes with, as NAME.*
 quote() {
-    tpm2_quote -c "$a/ak.ctx" -l sha256:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23 \
-        -q "$nonce" -m "$a/$1.msg" -s "$a/$1.sig" -o "$a/$1.pcrs" -g sha256 >/dev/null
+    tpm2_quote -c ak.ctx -l sha256:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23 \
+        -q "$nonce" -m quote.msg -s quote.sig -o quote.pcrs -g sha256
     echo "DRVFILTER-QUOTE: $1 status=$?"
-    cp /run/log/systemd/tpm2-measure.log "$a/$1.log"
+    cp /sys/kernel/security/tpm0/binary_bios_measurements /run/log/systemd/tpm2-measure.log .
+    for x in msg sig pcrs; do mv "quote.$x" "$1.$x"; done
+    mv tpm2-measure.log "$1.log"
+    mv binary_bios_measurements firmware.log
 }
 quote boot
 sed 's/^mode .*/mode = audit/' /etc/drvfilter.conf >/run/drvfiltertest-audit.conf
@@ -44,8 +48,9 @@ echo "DRVFILTER-APPLY-BROKEN: status=$?"
 quote failed
 for f in ak.pem firmware.log boot.msg boot.sig boot.pcrs boot.log audit.msg audit.sig audit.pcrs audit.log \
     failed.msg failed.sig failed.pcrs failed.log; do
-    [ -e "$a/$f" ] || continue
+    [ -e "$f" ] || continue
     echo "DRVFILTER-FILE-BEGIN $f"
-    base64 <"$a/$f"
+    base64 <"$f"
     echo "DRVFILTER-FILE-END $f"
 done
+cd / || exit 1
