@@ -30,6 +30,8 @@ static const char *arg_expect_mode;
 static bool arg_expect_locked;
 static int arg_pcr = -1;
 static const char *arg_quote;
+static const char *arg_aael;
+static const char *arg_aael_rtmr;
 static const char *arg_nonce;
 static bool arg_base_checked;
 
@@ -364,6 +366,52 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
 			check_record(v, &log->v[i], i, reg, "SHA-384");
 }
 
+/*
+ * CoCo's AAEL against RTMR 3's value: every line replays (each is its own
+ * digest's text, so none can be given another), and each of drvfilter's
+ * lines is judged as an event of a register is.
+ */
+static void verify_aael(struct verify *v, const uint8_t want[48])
+{
+	struct aael a;
+	char why[256], got[97], held[97], where[64];
+	int r = verify_aael_read(arg_aael, &a, why, sizeof(why));
+
+	if (r == -ENOMEM) {
+		problem(v, "out of memory reading %s", arg_aael);
+		return;
+	}
+	if (r < 0) {
+		if (r != -EIO)
+			problem(v, "'%s' is not an attestation agent's event log: %s", arg_aael,
+				why);
+		else
+			problem(v, "'%s' cannot be read", arg_aael);
+		verify_aael_release(&a);
+		return;
+	}
+	tohex(a.value, 48, got);
+	tohex(want, 48, held);
+	if (memcmp(a.value, want, 48) != 0) {
+		problem(v,
+			"RTMR %d: the attestation agent's log replays to %s, the quote holds %s: "
+			"the "
+			"log is not the one of these measurements",
+			DF_AAEL_RTMR_INDEX, got, held);
+	} else {
+		printf("ok: RTMR %d (sha384) %s: the attestation agent's log (%zu lines) replays "
+		       "to "
+		       "the quoted value\n",
+		       DF_AAEL_RTMR_INDEX, held, a.nlines);
+		for (size_t i = 0; i < a.n; i++) {
+			snprintf(where, sizeof(where), "AAEL line %zu (RTMR %d)", a.lines[i],
+				 DF_AAEL_RTMR_INDEX);
+			check_event(v, where, a.events[i]);
+		}
+	}
+	verify_aael_release(&a);
+}
+
 /* The expected policy's digest, and the PCR it measures into (-1: none). */
 static int expected_digest(char sha[65], int *pcr)
 {
@@ -391,7 +439,7 @@ static int run(int argc, char **argv)
 {
 	_cleanup_free_ char *logpath = NULL, *buf = NULL;
 	struct pcr_values pv, base;
-	uint8_t rtmr[48], base_rtmr[48];
+	uint8_t rtmr[48], base_rtmr[48], aael_rtmr[48];
 	struct df_evlog log;
 	struct verify v = { 0 };
 	char sha[65], why[256];
@@ -401,9 +449,11 @@ static int run(int argc, char **argv)
 	if (!arg_expect_policy || !arg_expect_mode)
 		return ctl_usage_error(
 			"'verify' needs --expect-policy FILE and --expect-mode MODE");
-	if (!arg_pcrs && !arg_rtmr)
+	if (!arg_pcrs && !arg_rtmr && !arg_aael)
 		return ctl_usage_error("'verify' needs the values to check the log against: --pcrs "
-				       "FILE, --rtmr FILE, or both");
+				       "FILE, --rtmr FILE, --aael FILE, or more");
+	if (!arg_aael != !arg_aael_rtmr)
+		return ctl_usage_error("--aael and --aael-rtmr go together");
 	if (arg_base_pcrs && !arg_pcrs)
 		return ctl_usage_error("--base-pcrs goes with --pcrs");
 	if (arg_base_rtmr && !arg_rtmr)
@@ -422,8 +472,14 @@ static int run(int argc, char **argv)
 	logpath = arg_event_log ? strdup(arg_event_log) : df_ctx_path(ctl_ctx, DF_EVENT_LOG_PATH);
 	if (!logpath)
 		return ctl_oom();
-	if (verify_read_file(logpath, LOG_SIZE_MAX, &buf, &len) < 0)
+	/* The AAEL alone is its own log. */
+	if (!arg_pcrs && !arg_rtmr && !arg_event_log) {
+		buf = strdup("");
+		len = 0;
+	} else if (verify_read_file(logpath, LOG_SIZE_MAX, &buf, &len) < 0)
 		return EXIT_ERROR;
+	if (!buf)
+		return ctl_oom();
 	if (memchr(buf, '\0', len)) {
 		log_error("'%s' is not an event log: it holds a NUL byte", logpath);
 		return EXIT_ERROR;
@@ -438,7 +494,8 @@ static int run(int argc, char **argv)
 	if ((arg_pcrs && verify_parse_pcrs(arg_pcrs, &pv) < 0) ||
 	    (arg_base_pcrs && verify_parse_pcrs(arg_base_pcrs, &base) < 0) ||
 	    (arg_rtmr && verify_parse_rtmr(arg_rtmr, rtmr) < 0) ||
-	    (arg_base_rtmr && verify_parse_rtmr(arg_base_rtmr, base_rtmr) < 0)) {
+	    (arg_base_rtmr && verify_parse_rtmr(arg_base_rtmr, base_rtmr) < 0) ||
+	    (arg_aael_rtmr && verify_parse_rtmr(arg_aael_rtmr, aael_rtmr) < 0)) {
 		df_evlog_release(&log);
 		return EXIT_ERROR;
 	}
@@ -459,6 +516,8 @@ static int run(int argc, char **argv)
 		verify_pcrs(&v, &log, &pv, arg_base_pcrs ? &base : NULL);
 	if (arg_rtmr)
 		verify_rtmr(&v, &log, rtmr, arg_base_rtmr ? base_rtmr : NULL);
+	if (arg_aael)
+		verify_aael(&v, aael_rtmr);
 	if (v.events == 0 && v.problems == 0)
 		problem(&v,
 			"no drvfilter event in %s for the registers given: the policy was not "
@@ -489,6 +548,8 @@ enum {
 	ARG_QUOTE,
 	ARG_NONCE,
 	ARG_BASE_CHECKED,
+	ARG_AAEL,
+	ARG_AAEL_RTMR,
 };
 
 static const struct option options[] = {
@@ -504,6 +565,8 @@ static const struct option options[] = {
 	{ "quote", required_argument, NULL, ARG_QUOTE },
 	{ "nonce", required_argument, NULL, ARG_NONCE },
 	{ "base-checked", no_argument, NULL, ARG_BASE_CHECKED },
+	{ "aael", required_argument, NULL, ARG_AAEL },
+	{ "aael-rtmr", required_argument, NULL, ARG_AAEL_RTMR },
 	{},
 };
 
@@ -555,6 +618,12 @@ static int parse(int opt, const char *arg)
 	case ARG_BASE_CHECKED:
 		arg_base_checked = true;
 		break;
+	case ARG_AAEL:
+		arg_aael = arg;
+		break;
+	case ARG_AAEL_RTMR:
+		arg_aael_rtmr = arg;
+		break;
 	default:
 		arg_expect_locked = true;
 		break;
@@ -581,7 +650,9 @@ static const char help[] =
 	"                         the values of: its selection, digest and nonce\n"
 	"      --nonce HEX        the verifier's nonce, which the quote must carry\n"
 	"      --base-checked     the verifier checked the firmware (or CC) log's\n"
-	"                         events on drvfilter's register itself\n";
+	"                         events on drvfilter's register itself\n"
+	"      --aael FILE        CoCo's attestation agent's event log\n"
+	"      --aael-rtmr FILE   the TDX RTMR 3 value it must replay to\n";
 
 const struct ctl_verb ctl_verb_verify = {
 	.name = "verify",

@@ -13,6 +13,21 @@
 #define DF_EVENT_LOG_PATH "/run/log/systemd/tpm2-measure.log"
 #define DF_TPM_PATH "/dev/tpmrm0"
 #define DF_RTMR_PATH "/sys/devices/virtual/misc/tdx_guest/measurements/rtmr2:sha384"
+/*
+ * CoCo's attestation agent (AA) keeps its own log of RTMR 3 (AAEL): a first
+ * line "INIT sha384/HEX" (the RTMR's value when AA started; AA extends the
+ * line's SHA-384), then one line "DOMAIN OPERATION CONTENT" per event, each
+ * written before the line's SHA-384 is extended (guest-components,
+ * attestation-agent/src/eventlog). Where that log is there, apply adds its
+ * event to it and to RTMR 3 the same way, so that Trustee sees it.
+ */
+#define DF_AAEL_PATH "/run/attestation-agent/eventlog"
+#define DF_AAEL_RTMR_PATH "/sys/devices/virtual/misc/tdx_guest/measurements/rtmr3:sha384"
+#define DF_AAEL_RTMR_INDEX 3
+#define DF_AAEL_DOMAIN "github.com/drvfilter"
+#define DF_AAEL_OPERATION "apply"
+/* The AAEL line of @event: DOMAIN OPERATION {"event":"EVENT"} (RFC 8785 JSON). NULL without memory. */
+char *df_aael_line(const char *event);
 /* How long the TPM and the log's lock are waited for (the watchdog covers the whole run). */
 #define DF_MEASURE_WAIT_USEC (10LL * 1000 * 1000)
 

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -310,6 +311,94 @@ static void measure_rtmr(struct measure_run *mr, const char *path, const char *e
 	mr->m->rtmr = DF_MEASURED_OK;
 }
 
+char *df_aael_line(const char *event)
+{
+	char *s;
+
+	/* The event's grammar has no '"' nor '\\': the JSON is canonical as it is. */
+	if (strpbrk(event, "\"\\"))
+		return NULL;
+	if (asprintf(&s, DF_AAEL_DOMAIN " " DF_AAEL_OPERATION " {\"event\":\"%s\"}", event) < 0)
+		return NULL;
+	return s;
+}
+
+/*
+ * The event in CoCo's AAEL too, when AA keeps one (DF_AAEL_PATH, begun with
+ * its INIT line for SHA-384): the line appended, then its SHA-384 extended
+ * into RTMR 3, in AA's order. Without the log (AA has not started: the
+ * initramfs) nothing is done: AA's INIT line will record RTMR 3 as it finds
+ * it. A log that is empty or begun otherwise (another hash: not a TDX
+ * RTMR) is left alone, since AA would no longer parse it. If RTMR 3 cannot
+ * be extended the line is taken back, so that the log still replays.
+ */
+static void measure_aael(struct measure_run *mr, const char *event)
+{
+	_cleanup_free_ char *path = df_ctx_path(mr->run.ctx, DF_AAEL_PATH);
+	_cleanup_free_ char *rpath = df_ctx_path(mr->run.ctx, DF_AAEL_RTMR_PATH);
+	_cleanup_free_ char *line = df_aael_line(event);
+	_cleanup_close_ int fd = -1, rfd = -1;
+	uint8_t d[SHA384_DIGEST_SIZE];
+	char head[12], h[2 * SHA384_DIGEST_SIZE + 1];
+	struct stat st;
+	size_t len;
+	ssize_t n;
+
+	if (!path || !rpath || !line) {
+		fail(mr, "cannot write the attestation agent's event log: %s", strerror(ENOMEM));
+		return;
+	}
+	fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT)
+		return;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		fail(mr, "cannot append to the attestation agent's event log " DF_AAEL_PATH ": %s",
+		     fd < 0 ? strerror(errno) : "it is not a regular file");
+		return;
+	}
+	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    memcmp(head, "INIT sha384/", sizeof(head)) != 0) {
+		df_log_cond(mr->run.ctx, LOG_NOTICE,
+			    "action=measure aael=" DF_AAEL_PATH " result=skipped message=\"it does "
+			    "not begin with AA's INIT line for SHA-384 (RTMR 3): left alone\"");
+		return;
+	}
+	rfd = open(rpath, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	if (rfd < 0) {
+		fail(mr,
+		     "the attestation agent's event log is there, but RTMR %d cannot be extended: "
+		     "%s",
+		     DF_AAEL_RTMR_INDEX, strerror(errno));
+		return;
+	}
+	len = strlen(line);
+	line[len] = '\n';
+	n = write(fd, line, len + 1);
+	line[len] = '\0';
+	if (n != (ssize_t)len + 1) {
+		fail(mr, "cannot append to the attestation agent's event log " DF_AAEL_PATH ": %s",
+		     n < 0 ? strerror(errno) : "a short write");
+		if (n > 0 && ftruncate(fd, st.st_size) < 0)
+			fail(mr, "the attestation agent's event log keeps a part of a line: %s",
+			     strerror(errno));
+		return;
+	}
+	sha384(line, len, d);
+	n = write(rfd, d, sizeof(d));
+	if (n != (ssize_t)sizeof(d)) {
+		fail(mr, "cannot extend RTMR %d: %s; the line is taken back from " DF_AAEL_PATH,
+		     DF_AAEL_RTMR_INDEX, n < 0 ? strerror(errno) : "a short write");
+		if (ftruncate(fd, st.st_size) < 0)
+			fail(mr, "the attestation agent's event log keeps a line RTMR %d lacks: %s",
+			     DF_AAEL_RTMR_INDEX, strerror(errno));
+		return;
+	}
+	hex(d, sizeof(d), h);
+	df_log_cond(mr->run.ctx, LOG_NOTICE,
+		    "action=measure rtmr=%d aael=" DF_AAEL_PATH " digest=sha384:%s result=ok",
+		    DF_AAEL_RTMR_INDEX, h);
+}
+
 int df_measure(struct df_ctx *ctx, const struct df_policy *p, struct df_report *rep)
 {
 	/* A run taken up again, to log and count what fails here in its report. */
@@ -368,5 +457,7 @@ int df_measure(struct df_ctx *ctx, const struct df_policy *p, struct df_report *
 	if (has_rtmr)
 		measure_rtmr(&mr, rtmr, mr.m->event, boot_id(ctx, bootid) ? bootid : NULL);
 	evlog_close(&mr);
+	if (has_rtmr)
+		measure_aael(&mr, mr.m->event);
 	return rep->counts.errors > errors ? -EIO : 0;
 }
