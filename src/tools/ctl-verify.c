@@ -373,21 +373,23 @@ static void verify_rtmr(struct verify *v, const struct df_evlog *log, const uint
  */
 static void verify_aael(struct verify *v, const uint8_t want[48])
 {
-	struct aael a;
+	_cleanup_free_ char *buf = NULL;
+	struct df_aael a;
 	char why[256], got[97], held[97], where[64];
-	int r = verify_aael_read(arg_aael, &a, why, sizeof(why));
+	size_t len;
+	int r;
 
+	if (verify_read_file(arg_aael, LOG_SIZE_MAX, &buf, &len) < 0) {
+		problem(v, "'%s' cannot be read", arg_aael);
+		return;
+	}
+	r = df_aael_parse(buf, len, &a, why, sizeof(why));
 	if (r == -ENOMEM) {
 		problem(v, "out of memory reading %s", arg_aael);
 		return;
 	}
 	if (r < 0) {
-		if (r != -EIO)
-			problem(v, "'%s' is not an attestation agent's event log: %s", arg_aael,
-				why);
-		else
-			problem(v, "'%s' cannot be read", arg_aael);
-		verify_aael_release(&a);
+		problem(v, "'%s' is not an attestation agent's event log: %s", arg_aael, why);
 		return;
 	}
 	tohex(a.value, 48, got);
@@ -409,7 +411,7 @@ static void verify_aael(struct verify *v, const uint8_t want[48])
 			check_event(v, where, a.events[i]);
 		}
 	}
-	verify_aael_release(&a);
+	df_aael_release(&a);
 }
 
 /* The expected policy's digest, and the PCR it measures into (-1: none). */

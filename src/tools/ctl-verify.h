@@ -38,17 +38,5 @@ int verify_parse_rtmr(const char *path, uint8_t v[48]);
 int verify_check_quote(const char *path, const char *nonce_hex, struct pcr_values *pv, char *why,
 		       size_t whysize);
 
-/* CoCo's AAEL, read and replayed (ctl-verify-aael.c). */
-struct aael {
-	uint8_t init[48]; /* RTMR 3 when AA began its log */
-	uint8_t value[48]; /* the replay: init, then each line's SHA-384 */
-	size_t nlines;
-	char **events; /* drvfilter's events' texts, and the line of each */
-	size_t *lines;
-	size_t n;
-};
-/* 0, -EIO (said), -ENOMEM, or -EBADMSG with the reason in @why. */
-int verify_aael_read(const char *path, struct aael *ret, char *why, size_t whysize);
-void verify_aael_release(struct aael *a);
 
 #endif

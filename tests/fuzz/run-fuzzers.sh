@@ -10,7 +10,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-policy policy-edit decide cmdline state names bootopts evlog}
+targets=${*:-policy policy-edit decide cmdline state names bootopts evlog quote aael}
 build=${FUZZ_BUILD_DIR:-$top/build/fuzz}
 artifacts=$build/artifacts
 

@@ -78,6 +78,34 @@ bool df_evlog_digest_matches(const struct df_evlog_record *rec);
 /* @n bytes from 2 * @n hex digits: 0 or -EINVAL. */
 int df_unhex(const char *s, uint8_t *out, size_t n);
 
+/* ---- what else a verifier reads: a TPM quote, CoCo's AAEL ---- */
+
+#define DF_QUOTE_PCRS 24
+/* A quote (TPMS_ATTEST), as far as a verifier needs it. */
+struct df_quote {
+	uint8_t extra[64]; /* the nonce */
+	size_t nextra;
+	bool selected[DF_QUOTE_PCRS]; /* SHA-256 PCRs, the only bank read */
+	uint8_t digest[32]; /* the digest of the selected PCRs' values, in order */
+};
+
+/* 0, or -EBADMSG with the reason in @why. */
+int df_quote_parse(const uint8_t *buf, size_t len, struct df_quote *q, char *why, size_t whysize);
+
+/* The AAEL, replayed: its INIT value, its value after every line, and drvfilter's events. */
+struct df_aael {
+	uint8_t init[48];
+	uint8_t value[48];
+	size_t nlines;
+	char **events; /* the events' texts, and the line of each */
+	size_t *lines;
+	size_t n;
+};
+
+/* 0, -ENOMEM, or -EBADMSG with the reason in @why. */
+int df_aael_parse(const char *buf, size_t len, struct df_aael *ret, char *why, size_t whysize);
+void df_aael_release(struct df_aael *a);
+
 /* A drvfilter event, parsed by its grammar. */
 struct df_event {
 	char policy[65]; /* "" for a fail-closed one ("none") */
