@@ -78,8 +78,7 @@ static bool driver_gone(const struct df_driver_ref *d, int err)
 /* The driver's bit, reached from drivers/ in one openat (the name holds no '/'). */
 static const char *allowed_rel(const struct df_driver_ref *d, char rel[ALLOWED_SIZE])
 {
-	snprintf(rel, ALLOWED_SIZE, "%s/allowed", d->name);
-	return rel;
+	return concat2(rel, ALLOWED_SIZE, d->name, "/allowed");
 }
 
 static int set_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool allowed)

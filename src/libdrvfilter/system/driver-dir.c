@@ -130,8 +130,9 @@ int df_busdevs_load(int devicesfd, const struct df_names *devices, struct df_bus
 		uintptr_t j;
 		int k;
 
-		snprintf(rel, sizeof(rel), "%s/driver", devices->v[i]);
-		k = df_readlink_name_at(devicesfd, rel, name, sizeof(name));
+		k = df_readlink_name_at(devicesfd,
+					concat2(rel, sizeof(rel), devices->v[i], "/driver"), name,
+					sizeof(name));
 		if (k == -ENOENT)
 			continue; /* not bound */
 		if (k < 0) {
