@@ -192,10 +192,18 @@ static int append_detached(struct strbuf *sb, const struct detached *d)
 	for (size_t i = 0; r >= 0 && i < d->n && list.len <= FIELD_MAX; i++) {
 		if (i)
 			r = strbuf_appendc(&list, ',');
-		for (const char *c = d->devices[i]; r >= 0 && *c; c++)
-			r = *c == ','	 ? strbuf_append(&list, "\\x2c")
-			    : *c == '\\' ? strbuf_append(&list, "\\\\")
-					 : strbuf_appendc(&list, *c);
+		/* The runs between them copied whole. */
+		for (const char *c = d->devices[i]; r >= 0 && *c;) {
+			size_t n = strcspn(c, ",\\");
+
+			if (n) {
+				r = strbuf_appendn(&list, c, n);
+				c += n;
+			} else {
+				r = strbuf_append(&list, *c == ',' ? "\\x2c" : "\\\\");
+				c++;
+			}
+		}
 	}
 	if (r >= 0)
 		r = append_field(sb, "devices", list.s);
@@ -208,8 +216,10 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 		       const struct detached *detached)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int r = strbuf_appendf(&sb, "action=%s", label(kind, value, run->rep->audit));
+	int r = strbuf_append(&sb, "action=");
 
+	if (r >= 0)
+		r = strbuf_append(&sb, label(kind, value, run->rep->audit));
 	if (r >= 0 && bus)
 		r = append_field(&sb, "bus", bus);
 	if (r >= 0 && driver)
@@ -325,7 +335,9 @@ _printf_(6, 0) static void log_problem(struct df_run *run, int prio, const char 
 	if (!df_log_enabled(run->ctx, prio))
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	r = strbuf_appendf(&sb, "action=%s", action);
+	r = strbuf_append(&sb, "action=");
+	if (r >= 0)
+		r = strbuf_append(&sb, action);
 	if (r >= 0 && bus)
 		r = append_field(&sb, "bus", bus);
 	if (r >= 0 && driver)
