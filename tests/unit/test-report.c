@@ -72,6 +72,30 @@ START_TEST(test_log_fields_escaped)
 	ck_assert_int_eq(df_record_detach(&run, "pci", "e1000", "0", &devices), 0);
 	ck_assert_str_eq(last_line, "action=allowed bus=pci driver=e1000 value=0 detached=3 "
 				    "devices=0:1,a\\\\x2cb,c\\\\\\\\d result=ok");
+	/* Runs of commas and backslashes, at the start and the end of a name. */
+	const struct strv odd = { .v = (char *[]){ ",x,,y\\\\z," }, .n = 1 };
+
+	ck_assert_int_eq(df_record_detach(&run, "pci", "e1000", "0", &odd), 0);
+	ck_assert_str_eq(last_line, "action=allowed bus=pci driver=e1000 value=0 detached=1 "
+				    "devices=\\\\x2cx\\\\x2c\\\\x2cy\\\\\\\\\\\\\\\\z\\\\x2c result=ok");
+	/* Many: the count whole, the list cut after 128 bytes. */
+	char **many = calloc(1205, sizeof(*many)), list[8192] = "";
+	const struct strv lots = { .v = many, .n = 1205 };
+
+	ck_assert_ptr_nonnull(many);
+	for (size_t i = 0; i < lots.n; i++) {
+		ck_assert_int_ge(asprintf(&many[i], "d%zu", i), 0);
+		if (strlen(list) < 200)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? "," : "", many[i]);
+	}
+	ck_assert_int_eq(df_record_detach(&run, "pci", "e1000", "0", &lots), 0);
+	snprintf(want, sizeof(want),
+		 "action=allowed bus=pci driver=e1000 value=0 detached=1205 devices=%.128s... "
+		 "result=ok",
+		 list);
+	ck_assert_str_eq(last_line, want);
+	strv_free_array(many, lots.n);
 	df_report_free(run.rep);
 	df_ctx_unref(run.ctx);
 }

@@ -180,10 +180,28 @@ struct detached {
 	size_t n;
 };
 
+/* " key=N": as " key=%zu" prints it, without printf's cost per line. */
+static int append_count(struct strbuf *sb, const char *key, size_t n)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	int r = strbuf_appendc(sb, ' ');
+
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (r >= 0)
+		r = strbuf_append(sb, key);
+	if (r >= 0)
+		r = strbuf_appendc(sb, '=');
+	if (r >= 0)
+		r = strbuf_appendn(sb, p, (size_t)(digits + sizeof(digits) - p));
+	return r;
+}
+
 static int append_detached(struct strbuf *sb, const struct detached *d)
 {
 	struct strbuf list = STRBUF_INIT;
-	int r = strbuf_appendf(sb, " detached=%zu", d->n);
+	int r = append_count(sb, "detached", d->n);
 
 	/*
 	 * A comma inside a name (sysfs allows it) is written \x2c, a backslash
