@@ -17,14 +17,21 @@
 #include "strbuf.h"
 #include "strv.h"
 
+/* The bytes a name from sysfs may not hold: '/', and control bytes. */
+static const bool name_bad_byte[256] = {
+	[0x01 ... 0x1f] = true,
+	['/'] = true,
+	[0x7f] = true,
+};
+
 int df_sysfs_name_check(const char *name)
 {
 	const unsigned char *s = (const unsigned char *)name;
 	size_t n = 0;
 
-	/* One pass: every name of every listing comes through here. */
+	/* One pass, a table look-up a byte: every name of every listing comes through here. */
 	for (; s[n]; n++)
-		if (n == DF_NAME_MAX || s[n] == '/' || s[n] < 0x20 || s[n] == 0x7f)
+		if (name_bad_byte[s[n]] || n == DF_NAME_MAX)
 			return -EINVAL;
 	if (n == 0 || (s[0] == '.' && (n == 1 || (n == 2 && s[1] == '.'))))
 		return -EINVAL;
