@@ -219,6 +219,7 @@ static int walk_bus(struct df_run *run, int busesfd, const char *bus, int driver
 	struct df_busdevs bound = DF_BUSDEVS_INIT;
 	static const struct strv none = STRV_INIT;
 	_cleanup_free_ struct df_verdict *v = NULL;
+	struct df_policy_bus pb;
 	size_t denied = 0;
 	int r = 0, have;
 
@@ -227,8 +228,10 @@ static int walk_bus(struct df_run *run, int busesfd, const char *bus, int driver
 	v = calloc(drivers->n, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
+	/* The bus's rules found once, each driver decided against them. */
+	df_policy_bus_init(run->p, bus, &pb);
 	for (size_t j = 0; j < drivers->n; j++) {
-		df_policy_decide(run->p, bus, drivers->v[j], &v[j]);
+		df_policy_decide_on(&pb, drivers->v[j], &v[j]);
 		denied += !v[j].allowed;
 	}
 	have = denied ? load_bound(run, busesfd, bus, denied, &bound) : 0;
