@@ -135,18 +135,21 @@ static const char hexdigit[] = "0123456789abcdef";
 static void json_quoted(struct json *j, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
 
 	json_putc(j, '"');
-	while (n > 0) {
+	for (;;) {
 		size_t len = 0;
 
-		/* Each run of plain bytes is one copy. */
-		while (len < n && plain_byte[p[len]])
+		/* Each run of plain bytes is one copy; the NUL ends a run, not being plain. */
+		while (plain_byte[p[len]])
 			len++;
 		if (len > 0) {
 			json_put(j, p, len);
-		} else if (*p == '"') {
+			p += len;
+		}
+		if (!*p)
+			break;
+		if (*p == '"') {
 			json_puts_lit(j, "\\\"");
 			len = 1;
 		} else if (*p == '\\') {
@@ -160,7 +163,8 @@ static void json_quoted(struct json *j, const char *s)
 			json_put(j, u, sizeof(u));
 			len = 1;
 		} else {
-			len = utf8_seq_len(p, n);
+			/* A sequence is at most 4 bytes: what is left of the string, up to that. */
+			len = utf8_seq_len(p, strnlen((const char *)p, 4));
 			if (len == 0) {
 				const char x[5] = { '\\', '\\', 'x', hexdigit[*p >> 4],
 						    hexdigit[*p & 15] };
@@ -172,7 +176,6 @@ static void json_quoted(struct json *j, const char *s)
 			}
 		}
 		p += len;
-		n -= len;
 	}
 	json_putc(j, '"');
 }
