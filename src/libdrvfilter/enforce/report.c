@@ -100,12 +100,9 @@ struct df_report *df_report_free(struct df_report *rep)
 {
 	if (!rep)
 		return NULL;
-	for (size_t i = 0; i < rep->nactions; i++) {
-		free(rep->actions[i].bus);
-		free(rep->actions[i].driver);
-		free(rep->actions[i].device);
-		free(rep->actions[i].value);
-	}
+	for (size_t i = 0; i < rep->nblocks; i++)
+		free(rep->blocks[i]);
+	free(rep->blocks);
 	free(rep->actions);
 	free(rep->measurement.event);
 	free(rep->measurement.error);
@@ -262,6 +259,33 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 	strbuf_release(&sb);
 }
 
+/* The actions' strings come in blocks of this size (a longer one gets its own). */
+#define BLOCK_SIZE (64 * 1024)
+
+/* A copy of @s in the report's blocks (NULL for NULL): freed with the report. */
+static int keep_string(struct df_report *rep, const char *s, char **ret)
+{
+	size_t n;
+
+	*ret = NULL;
+	if (!s)
+		return 0;
+	n = strlen(s) + 1;
+	if (!rep->nblocks || n > rep->block_size - rep->block_used) {
+		size_t size = n > BLOCK_SIZE ? n : BLOCK_SIZE;
+		char **slot = ARRAY_GROW_COUNTED(rep->blocks, rep->nblocks);
+
+		if (!slot || !(*slot = malloc(size)))
+			return -ENOMEM;
+		rep->nblocks++;
+		rep->block_size = size;
+		rep->block_used = 0;
+	}
+	*ret = memcpy(rep->blocks[rep->nblocks - 1] + rep->block_used, s, n);
+	rep->block_used += n;
+	return 0;
+}
+
 /* How an action is logged: a line of its own, a quiet one, or as part of another's. */
 enum logged {
 	LOGGED,
@@ -295,13 +319,9 @@ static int record(struct df_run *run, enum df_action_kind kind, const char *bus,
 	if (!a)
 		return -ENOMEM;
 	*a = (struct df_action){ .kind = kind, .error = error };
-	if ((bus && !(a->bus = strdup(bus))) || (driver && !(a->driver = strdup(driver))) ||
-	    (device && !(a->device = strdup(device))) || (value && !(a->value = strdup(value)))) {
-		free(a->bus);
-		free(a->driver);
-		free(a->device);
+	if (keep_string(rep, bus, &a->bus) < 0 || keep_string(rep, driver, &a->driver) < 0 ||
+	    keep_string(rep, device, &a->device) < 0 || keep_string(rep, value, &a->value) < 0)
 		return -ENOMEM;
-	}
 	rep->nactions++;
 	return 0;
 }
