@@ -49,7 +49,7 @@ static int denied_devices(struct df_run *run, struct df_driver_ref *d, const str
 	r = driver_ref_open(run, d);
 	if (r < 0)
 		return -ENOENT;
-	r = df_driver_list_devices(run->ctx, d->fd, &own->v, &own->n, &skipped);
+	r = df_driver_list_devices(run->ctx, d->fd, &own->v, &own->n, &skipped, &d->unbind);
 	own->cap = own->n;
 	if (r == -ENOMEM)
 		return r;
@@ -109,7 +109,7 @@ static int restrict_driver(struct df_run *run, struct df_driver_ref *d)
 
 	if (driver_ref_open(run, d) < 0)
 		return 0;
-	r = df_driver_list_devices(run->ctx, d->fd, &devices, &ndevices, &skipped);
+	r = df_driver_list_devices(run->ctx, d->fd, &devices, &ndevices, &skipped, NULL);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || skipped)
@@ -135,7 +135,9 @@ static int restrict_driver(struct df_run *run, struct df_driver_ref *d)
 static int enforce_decided(struct df_run *run, const char *bus, int driversfd, const char *name,
 			   const struct df_verdict *v, const struct strv *bound)
 {
-	struct df_driver_ref d = { bus, name, driversfd, -1 };
+	struct df_driver_ref d = {
+		.bus = bus, .name = name, .driversfd = driversfd, .fd = -1, .unbind = -1
+	};
 	int r;
 
 	df_record_decision(run, v);
