@@ -21,8 +21,11 @@ void json_flush(struct json *j)
 	j->len = 0;
 }
 
-/* @n bytes of output: copied into the buffer, which is flushed when they do not fit. */
-static void json_put(struct json *j, const void *s, size_t n)
+/*
+ * @n bytes of output: copied into the buffer, which is flushed when they do
+ * not fit. Inline, as json_putc(): a state file is thousands of short pieces.
+ */
+static inline __attribute__((always_inline)) void json_put(struct json *j, const void *s, size_t n)
 {
 	if (n > sizeof(j->buf) - j->len) {
 		json_flush(j);
@@ -35,7 +38,7 @@ static void json_put(struct json *j, const void *s, size_t n)
 	j->len += n;
 }
 
-static void json_putc(struct json *j, char c)
+static inline __attribute__((always_inline)) void json_putc(struct json *j, char c)
 {
 	if (j->len == sizeof(j->buf))
 		json_flush(j);
