@@ -35,10 +35,15 @@ static int cmp_strp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+void strv_sort_array(char **v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_strp);
+}
+
 void strv_sort(struct strv *l)
 {
-	if (l->n > 1)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_strp);
+	strv_sort_array(l->v, l->n);
 }
 
 char **strv_steal(struct strv *l, size_t *n)

@@ -24,6 +24,8 @@ int strv_push_unique(struct strv *l, const char *s);
 bool strv_contains(const struct strv *l, const char *s);
 /* strcmp(3) order. */
 void strv_sort(struct strv *l);
+/* The same for @n strings in @v (strings owned or not). */
+void strv_sort_array(char **v, size_t n);
 /* Hand the array over (NULL when empty) and its length; @l is empty afterwards. */
 char **strv_steal(struct strv *l, size_t *n);
 void strv_release(struct strv *l);

@@ -152,6 +152,9 @@ static int run(int argc, char **argv)
 		struct df_verdict v;
 
 		if (!s->driver) {
+			/* After the JSON before it, as the writer buffers (json.h). */
+			if (arg_json)
+				json_flush(&j);
 			printf("%s:%s is bound to no driver: nothing to decide\n", s->bus,
 			       df_esc(s->device, esc));
 			continue;

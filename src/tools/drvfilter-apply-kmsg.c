@@ -59,29 +59,66 @@ static void kmsg_write(const char *rec, size_t n)
 	(void)!write(kmsg_fd, rec, n);
 }
 
+/*
+ * "<PRIORITY>drvfilter: MSG\n" into @rec: its length, at most
+ * KMSG_RECORD_MAX, and a record that would be longer is cut and ends in
+ * "...\n".
+ */
+static size_t kmsg_record(char rec[KMSG_RECORD_MAX], int priority, const char *msg, size_t len)
+{
+	char num[16], *d = num + sizeof(num);
+	unsigned v = (unsigned)(LOG_DAEMON | priority);
+	size_t n = 0, room;
+
+	do
+		*--d = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	rec[n++] = '<';
+	memcpy(rec + n, d, (size_t)(num + sizeof(num) - d));
+	n += (size_t)(num + sizeof(num) - d);
+	rec[n++] = '>';
+	memcpy(rec + n, KMSG_PREFIX, sizeof(KMSG_PREFIX) - 1);
+	n += sizeof(KMSG_PREFIX) - 1;
+	room = KMSG_RECORD_MAX - n;
+	if (len + 1 <= room) {
+		memcpy(rec + n, msg, len);
+		rec[n + len] = '\n';
+		return n + len + 1;
+	}
+	memcpy(rec + n, msg, room);
+	memcpy(rec + KMSG_RECORD_MAX - 4, "...\n", 4);
+	return KMSG_RECORD_MAX;
+}
+
 _printf_(6, 0) void kmsg_log_fn(void *data, int priority, const char *file, int line,
 				const char *fn, const char *format, va_list args)
 {
 	char msg[2 * KMSG_RECORD_MAX];
-	int n;
+	const char *text = msg;
+	size_t len;
 
-	vsnprintf(msg, sizeof(msg), format, args);
+	/*
+	 * The enforcement's lines come formatted already ("%s"): taken as they
+	 * are, cut where vsnprintf() into @msg would cut them.
+	 */
+	if (streq(format, "%s")) {
+		text = va_arg(args, const char *);
+		if (!text)
+			text = "(null)";
+		len = strnlen(text, sizeof(msg) - 1);
+	} else {
+		vsnprintf(msg, sizeof(msg), format, args);
+		len = strlen(msg);
+	}
 	/* The kernel log gets what changes something or fails; -v adds the rest. */
 	if (kmsg_fd >= 0 && priority <= LOG_NOTICE) {
 		/* One write per line: /dev/kmsg takes each write as one record. */
-		char rec[KMSG_RECORD_MAX + 1];
+		char rec[KMSG_RECORD_MAX];
 
-		n = snprintf(rec, sizeof(rec), "<%d>" KMSG_PREFIX "%s\n", LOG_DAEMON | priority,
-			     msg);
-		if (n >= (int)sizeof(rec)) {
-			memcpy(rec + KMSG_RECORD_MAX - 4, "...\n", 4);
-			n = KMSG_RECORD_MAX;
-		}
-		if (n > 0)
-			kmsg_write(rec, (size_t)n);
+		kmsg_write(rec, kmsg_record(rec, priority, text, len));
 	}
 	if (priority <= LOG_WARNING || arg_verbose || arg_dry_run || kmsg_fd < 0)
-		fprintf(stderr, "drvfilter-apply: %s\n", msg);
+		fprintf(stderr, "drvfilter-apply: %.*s\n", (int)len, text);
 }
 
 void kmsg_open(struct df_ctx *ctx)

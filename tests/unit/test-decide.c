@@ -21,6 +21,24 @@ struct decide_case {
 	unsigned line;
 };
 
+/*
+ * df_policy_decide(), checked against df_policy_decide_on() with the bus's
+ * rules looked up once (the walk's way): the same verdict, the same rule.
+ */
+static void decide_both(const struct df_policy *p, const char *bus, const char *driver,
+			struct df_verdict *v)
+{
+	struct df_policy_bus pb;
+	struct df_verdict on;
+
+	df_policy_decide(p, bus, driver, v);
+	df_policy_bus_init(p, bus, &pb);
+	df_policy_decide_on(&pb, driver, &on);
+	ck_assert_msg(on.allowed == v->allowed && on.rule == v->rule &&
+			      on.restricted == v->restricted,
+		      "%s:%s decided otherwise with the bus's rules looked up once", bus, driver);
+}
+
 static const struct decide_case cases[] = {
 	/* 3. no rule: the default, implicit or written */
 	{ "[deny]\nusb = ALL\n", "pci", "e1000", true, "[filter] default = allow (implicit)", 0 },
@@ -105,7 +123,7 @@ START_TEST(test_decide_table)
 	struct df_verdict v;
 	char *rule;
 
-	df_policy_decide(p, c->bus, c->driver, &v);
+	decide_both(p, c->bus, c->driver, &v);
 	rule = df_rule_describe(v.rule);
 	ck_assert_msg(v.allowed == c->allowed, "case %d %s:%s: expected %s, got %s by %s", _i,
 		      c->bus, c->driver, c->allowed ? "allowed" : "denied",
@@ -145,9 +163,9 @@ START_TEST(test_decide_long_bus)
 
 	memset(bus, 'b', sizeof(bus) - 1);
 	bus[sizeof(bus) - 1] = '\0';
-	df_policy_decide(p, bus, "e1000", &v);
+	decide_both(p, bus, "e1000", &v);
 	ck_assert(!v.allowed);
-	df_policy_decide(p, bus, "e100", &v);
+	decide_both(p, bus, "e100", &v);
 	ck_assert(v.allowed);
 	df_policy_free(p);
 }
@@ -270,7 +288,7 @@ START_TEST(test_decide_generated)
 					expect = true;
 				else if (denied)
 					expect = false;
-				df_policy_decide(p, bus, drv, &v);
+				decide_both(p, bus, drv, &v);
 				ck_assert_msg(v.allowed == expect, "%s:%s: expected %s\n%s", bus,
 					      drv, expect ? "allowed" : "denied", text);
 				/* The reported rule is one that matches, in the list that decided. */

@@ -72,8 +72,77 @@ START_TEST(test_log_fields_escaped)
 	ck_assert_int_eq(df_record_detach(&run, "pci", "e1000", "0", &devices), 0);
 	ck_assert_str_eq(last_line, "action=allowed bus=pci driver=e1000 value=0 detached=3 "
 				    "devices=0:1,a\\\\x2cb,c\\\\\\\\d result=ok");
+	/* Runs of commas and backslashes, at the start and the end of a name. */
+	const struct strv odd = { .v = (char *[]){ ",x,,y\\\\z," }, .n = 1 };
+
+	ck_assert_int_eq(df_record_detach(&run, "pci", "e1000", "0", &odd), 0);
+	ck_assert_str_eq(last_line,
+			 "action=allowed bus=pci driver=e1000 value=0 detached=1 "
+			 "devices=\\\\x2cx\\\\x2c\\\\x2cy\\\\\\\\\\\\\\\\z\\\\x2c result=ok");
+	/* Many: the count whole, the list cut after 128 bytes. */
+	char **many = calloc(1205, sizeof(*many)), list[8192] = "";
+	const struct strv lots = { .v = many, .n = 1205 };
+
+	ck_assert_ptr_nonnull(many);
+	for (size_t i = 0; i < lots.n; i++) {
+		ck_assert_int_ge(asprintf(&many[i], "d%zu", i), 0);
+		if (strlen(list) < 200)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? "," : "", many[i]);
+	}
+	ck_assert_int_eq(df_record_detach(&run, "pci", "e1000", "0", &lots), 0);
+	snprintf(want, sizeof(want),
+		 "action=allowed bus=pci driver=e1000 value=0 detached=1205 devices=%.128s... "
+		 "result=ok",
+		 list);
+	ck_assert_str_eq(last_line, want);
+	strv_free_array(many, lots.n);
 	df_report_free(run.rep);
 	df_ctx_unref(run.ctx);
+}
+END_TEST
+
+/*
+ * Every action's names kept whole, in order, across the blocks the report
+ * keeps them in: many more than one block holds, and one longer than a block.
+ */
+START_TEST(test_actions_kept)
+{
+	struct df_run run = { 0 };
+	char name[32], *big = malloc(100001);
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'v', 100000);
+	big[100000] = '\0';
+	ck_assert_int_eq(df_ctx_new(NULL, &run.ctx), 0);
+	run.rep = calloc(1, sizeof(*run.rep));
+	ck_assert_ptr_nonnull(run.rep);
+	for (int i = 0; i < 6000; i++) {
+		snprintf(name, sizeof(name), "driver-%d", i);
+		ck_assert_int_eq(df_record(&run, DF_ACT_UNBIND, "pci", name, i % 2 ? "dev" : NULL,
+					   i == 3000 ? big : NULL, 0),
+				 0);
+	}
+	ck_assert_uint_eq(run.rep->nactions, 6000);
+	for (int i = 0; i < 6000; i++) {
+		const struct df_action *a = &run.rep->actions[i];
+
+		snprintf(name, sizeof(name), "driver-%d", i);
+		ck_assert_str_eq(a->bus, "pci");
+		ck_assert_str_eq(a->driver, name);
+		if (i % 2)
+			ck_assert_str_eq(a->device, "dev");
+		else
+			ck_assert_ptr_null(a->device);
+		if (i == 3000)
+			ck_assert_str_eq(a->value, big);
+		else
+			ck_assert_ptr_null(a->value);
+	}
+	ck_assert_uint_gt(run.rep->nblocks, 2);
+	df_report_free(run.rep);
+	df_ctx_unref(run.ctx);
+	free(big);
 }
 END_TEST
 
@@ -83,6 +152,7 @@ int main(void)
 	TCase *tc = tcase_create("report");
 
 	tcase_add_test(tc, test_log_fields_escaped);
+	tcase_add_test(tc, test_actions_kept);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The growable string (shared/strbuf.c), and its escaping of bytes from outside. */
+#include <stdio.h>
 #include <string.h>
 
 #include "strbuf.h"
@@ -30,6 +31,24 @@ START_TEST(test_strbuf_append)
 	ck_assert_str_eq(strbuf_str(&sb), "again");
 	strbuf_release(&sb);
 	ck_assert_ptr_null(sb.s);
+}
+END_TEST
+
+/* concat2() (macro.h) writes what snprintf(buf, size, "%s%s", a, b) writes, cut or not. */
+START_TEST(test_concat2_as_snprintf)
+{
+	static const char *const parts[] = { "", "e1000", "/allowed", "0123456789abcdef" };
+	char got[32], want[32];
+
+	for (size_t size = 1; size <= sizeof(got); size++)
+		for (size_t a = 0; a < 4; a++)
+			for (size_t b = 0; b < 4; b++) {
+				memset(got, 'x', sizeof(got));
+				memset(want, 'x', sizeof(want));
+				ck_assert_ptr_eq(concat2(got, size, parts[a], parts[b]), got);
+				snprintf(want, size, "%s%s", parts[a], parts[b]);
+				ck_assert_int_eq(memcmp(got, want, sizeof(got)), 0);
+			}
 }
 END_TEST
 
@@ -88,6 +107,7 @@ int main(void)
 	TCase *tc = tcase_create("strbuf");
 
 	tcase_add_test(tc, test_strbuf_append);
+	tcase_add_test(tc, test_concat2_as_snprintf);
 	tcase_add_test(tc, test_strbuf_steal);
 	tcase_add_test(tc, test_strbuf_escaped);
 	tcase_add_test(tc, test_strbuf_quoted);

@@ -67,8 +67,9 @@ int df_dir_next(DIR *d, struct dirent **ret);
 int df_dir_each(int fd, int (*fn)(void *data, const char *name, unsigned char type), void *data);
 bool df_entry_is_dir(int dirfd, const struct dirent *de);
 struct df_names {
-	char **v;
+	char **v; /* pointing into pool */
 	size_t n;
+	char *pool; /* the names, each after the one before and its NUL */
 	size_t unsafe; /* entries left out: names not safe to use */
 	char *first_unsafe; /* the least of them, escaped by df_esc(), or NULL */
 };

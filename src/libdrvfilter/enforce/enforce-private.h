@@ -35,6 +35,12 @@ struct df_driver_ref {
 	const char *name;
 	int driversfd; /* -1 when the caller opened @fd itself */
 	int fd; /* -1 until opened */
+	/*
+	 * Whether the driver has an unbind file, as its own listing (of @fd,
+	 * whole) showed: 1 or 0, -1 when not listed (df_driver_has_unbind()
+	 * asks then).
+	 */
+	int unbind;
 };
 
 /*

@@ -21,8 +21,8 @@ bool df_driver_has_unbind(const struct df_driver_ref *d)
 	if (d->fd >= 0) {
 		r = faccessat(d->fd, "unbind", F_OK, AT_SYMLINK_NOFOLLOW);
 	} else {
-		snprintf(rel, sizeof(rel), "%s/unbind", d->name);
-		r = faccessat(d->driversfd, rel, F_OK, AT_SYMLINK_NOFOLLOW);
+		r = faccessat(d->driversfd, concat2(rel, sizeof(rel), d->name, "/unbind"), F_OK,
+			      AT_SYMLINK_NOFOLLOW);
 	}
 	/* Only a file known absent says so: any other failure is no proof. */
 	return r == 0 || errno != ENOENT;

@@ -49,7 +49,7 @@ static int denied_devices(struct df_run *run, struct df_driver_ref *d, const str
 	r = driver_ref_open(run, d);
 	if (r < 0)
 		return -ENOENT;
-	r = df_driver_list_devices(run->ctx, d->fd, &own->v, &own->n, &skipped);
+	r = df_driver_list_devices(run->ctx, d->fd, &own->v, &own->n, &skipped, &d->unbind);
 	own->cap = own->n;
 	if (r == -ENOMEM)
 		return r;
@@ -109,7 +109,7 @@ static int restrict_driver(struct df_run *run, struct df_driver_ref *d)
 
 	if (driver_ref_open(run, d) < 0)
 		return 0;
-	r = df_driver_list_devices(run->ctx, d->fd, &devices, &ndevices, &skipped);
+	r = df_driver_list_devices(run->ctx, d->fd, &devices, &ndevices, &skipped, NULL);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0 || skipped)
@@ -135,7 +135,9 @@ static int restrict_driver(struct df_run *run, struct df_driver_ref *d)
 static int enforce_decided(struct df_run *run, const char *bus, int driversfd, const char *name,
 			   const struct df_verdict *v, const struct strv *bound)
 {
-	struct df_driver_ref d = { bus, name, driversfd, -1 };
+	struct df_driver_ref d = {
+		.bus = bus, .name = name, .driversfd = driversfd, .fd = -1, .unbind = -1
+	};
 	int r;
 
 	df_record_decision(run, v);
@@ -219,6 +221,7 @@ static int walk_bus(struct df_run *run, int busesfd, const char *bus, int driver
 	struct df_busdevs bound = DF_BUSDEVS_INIT;
 	static const struct strv none = STRV_INIT;
 	_cleanup_free_ struct df_verdict *v = NULL;
+	struct df_policy_bus pb;
 	size_t denied = 0;
 	int r = 0, have;
 
@@ -227,8 +230,10 @@ static int walk_bus(struct df_run *run, int busesfd, const char *bus, int driver
 	v = calloc(drivers->n, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
+	/* The bus's rules found once, each driver decided against them. */
+	df_policy_bus_init(run->p, bus, &pb);
 	for (size_t j = 0; j < drivers->n; j++) {
-		df_policy_decide(run->p, bus, drivers->v[j], &v[j]);
+		df_policy_decide_on(&pb, drivers->v[j], &v[j]);
 		denied += !v[j].allowed;
 	}
 	have = denied ? load_bound(run, busesfd, bus, denied, &bound) : 0;

@@ -86,6 +86,13 @@ struct df_report {
 	struct df_measurement measurement;
 	struct df_action *actions; /* in the order they were done */
 	size_t nactions;
+	/*
+	 * The actions' strings, each after the one before in blocks that never
+	 * move (report.c): thousands of them, no allocation each.
+	 */
+	char **blocks;
+	size_t nblocks;
+	size_t block_used, block_size; /* of the last block */
 };
 
 #define DF_APPLY_DRY_RUN (1u << 0)

@@ -78,8 +78,7 @@ static bool driver_gone(const struct df_driver_ref *d, int err)
 /* The driver's bit, reached from drivers/ in one openat (the name holds no '/'). */
 static const char *allowed_rel(const struct df_driver_ref *d, char rel[ALLOWED_SIZE])
 {
-	snprintf(rel, ALLOWED_SIZE, "%s/allowed", d->name);
-	return rel;
+	return concat2(rel, ALLOWED_SIZE, d->name, "/allowed");
 }
 
 static int set_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool allowed)
@@ -91,6 +90,16 @@ static int set_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool
 	if (driver_gone(d, err))
 		return 0;
 	return df_record_quiet(run, DF_ACT_ALLOWED, d->bus, d->name, allowed ? "1" : "0", err);
+}
+
+/*
+ * Whether the driver has an unbind file: known when its own directory was
+ * listed to find its devices (the listing holds the entry or not), else
+ * asked with a faccessat.
+ */
+static bool has_unbind(const struct df_driver_ref *d)
+{
+	return d->unbind >= 0 ? d->unbind : df_driver_has_unbind(d);
 }
 
 /* The devices of a driver that may not be unbound, kept: 1, or -ENOMEM. */
@@ -145,7 +154,7 @@ static int deny_bit(struct df_run *run, const struct df_driver_ref *d, bool keep
 	int err, r;
 
 	/* One that may not be unbound is asked for "keep", which is what it gets. */
-	if (!keep && devices->n > 0 && !df_driver_has_unbind(d))
+	if (!keep && devices->n > 0 && !has_unbind(d))
 		return keep_unbindable(run, d, devices);
 	err = df_run_write_at(run, d->driversfd, allowed_rel(d, rel), value);
 	if (driver_gone(d, err))
@@ -222,7 +231,7 @@ static int check_deny_bit(struct df_run *run, const struct df_driver_ref *d, boo
 	if (r < 0)
 		return r;
 	/* Kept by the kernel as it was denied: nothing to unbind, and no way to. */
-	if (!keep && devices->n > 0 && !df_driver_has_unbind(d))
+	if (!keep && devices->n > 0 && !has_unbind(d))
 		return record_unbindable(run, d, devices);
 	return 0;
 }

@@ -100,12 +100,9 @@ struct df_report *df_report_free(struct df_report *rep)
 {
 	if (!rep)
 		return NULL;
-	for (size_t i = 0; i < rep->nactions; i++) {
-		free(rep->actions[i].bus);
-		free(rep->actions[i].driver);
-		free(rep->actions[i].device);
-		free(rep->actions[i].value);
-	}
+	for (size_t i = 0; i < rep->nblocks; i++)
+		free(rep->blocks[i]);
+	free(rep->blocks);
 	free(rep->actions);
 	free(rep->measurement.event);
 	free(rep->measurement.error);
@@ -180,10 +177,28 @@ struct detached {
 	size_t n;
 };
 
+/* " key=N": as " key=%zu" prints it, without printf's cost per line. */
+static int append_count(struct strbuf *sb, const char *key, size_t n)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	int r = strbuf_appendc(sb, ' ');
+
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (r >= 0)
+		r = strbuf_append(sb, key);
+	if (r >= 0)
+		r = strbuf_appendc(sb, '=');
+	if (r >= 0)
+		r = strbuf_appendn(sb, p, (size_t)(digits + sizeof(digits) - p));
+	return r;
+}
+
 static int append_detached(struct strbuf *sb, const struct detached *d)
 {
 	struct strbuf list = STRBUF_INIT;
-	int r = strbuf_appendf(sb, " detached=%zu", d->n);
+	int r = append_count(sb, "detached", d->n);
 
 	/*
 	 * A comma inside a name (sysfs allows it) is written \x2c, a backslash
@@ -192,10 +207,18 @@ static int append_detached(struct strbuf *sb, const struct detached *d)
 	for (size_t i = 0; r >= 0 && i < d->n && list.len <= FIELD_MAX; i++) {
 		if (i)
 			r = strbuf_appendc(&list, ',');
-		for (const char *c = d->devices[i]; r >= 0 && *c; c++)
-			r = *c == ','	 ? strbuf_append(&list, "\\x2c")
-			    : *c == '\\' ? strbuf_append(&list, "\\\\")
-					 : strbuf_appendc(&list, *c);
+		/* The runs between them copied whole. */
+		for (const char *c = d->devices[i]; r >= 0 && *c;) {
+			size_t n = strcspn(c, ",\\");
+
+			if (n) {
+				r = strbuf_appendn(&list, c, n);
+				c += n;
+			} else {
+				r = strbuf_append(&list, *c == ',' ? "\\x2c" : "\\\\");
+				c++;
+			}
+		}
 	}
 	if (r >= 0)
 		r = append_field(sb, "devices", list.s);
@@ -208,8 +231,10 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 		       const struct detached *detached)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int r = strbuf_appendf(&sb, "action=%s", label(kind, value, run->rep->audit));
+	int r = strbuf_append(&sb, "action=");
 
+	if (r >= 0)
+		r = strbuf_append(&sb, label(kind, value, run->rep->audit));
 	if (r >= 0 && bus)
 		r = append_field(&sb, "bus", bus);
 	if (r >= 0 && driver)
@@ -232,6 +257,33 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 	if (r >= 0)
 		df_log_cond(run->ctx, prio, "%s", sb.s);
 	strbuf_release(&sb);
+}
+
+/* The actions' strings come in blocks of this size (a longer one gets its own). */
+#define BLOCK_SIZE (64 * 1024)
+
+/* A copy of @s in the report's blocks (NULL for NULL): freed with the report. */
+static int keep_string(struct df_report *rep, const char *s, char **ret)
+{
+	size_t n;
+
+	*ret = NULL;
+	if (!s)
+		return 0;
+	n = strlen(s) + 1;
+	if (!rep->nblocks || n > rep->block_size - rep->block_used) {
+		size_t size = n > BLOCK_SIZE ? n : BLOCK_SIZE;
+		char **slot = ARRAY_GROW_COUNTED(rep->blocks, rep->nblocks);
+
+		if (!slot || !(*slot = malloc(size)))
+			return -ENOMEM;
+		rep->nblocks++;
+		rep->block_size = size;
+		rep->block_used = 0;
+	}
+	*ret = memcpy(rep->blocks[rep->nblocks - 1] + rep->block_used, s, n);
+	rep->block_used += n;
+	return 0;
 }
 
 /* How an action is logged: a line of its own, a quiet one, or as part of another's. */
@@ -267,13 +319,9 @@ static int record(struct df_run *run, enum df_action_kind kind, const char *bus,
 	if (!a)
 		return -ENOMEM;
 	*a = (struct df_action){ .kind = kind, .error = error };
-	if ((bus && !(a->bus = strdup(bus))) || (driver && !(a->driver = strdup(driver))) ||
-	    (device && !(a->device = strdup(device))) || (value && !(a->value = strdup(value)))) {
-		free(a->bus);
-		free(a->driver);
-		free(a->device);
+	if (keep_string(rep, bus, &a->bus) < 0 || keep_string(rep, driver, &a->driver) < 0 ||
+	    keep_string(rep, device, &a->device) < 0 || keep_string(rep, value, &a->value) < 0)
 		return -ENOMEM;
-	}
 	rep->nactions++;
 	return 0;
 }
@@ -325,7 +373,9 @@ _printf_(6, 0) static void log_problem(struct df_run *run, int prio, const char 
 	if (!df_log_enabled(run->ctx, prio))
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	r = strbuf_appendf(&sb, "action=%s", action);
+	r = strbuf_append(&sb, "action=");
+	if (r >= 0)
+		r = strbuf_append(&sb, action);
 	if (r >= 0 && bus)
 		r = append_field(&sb, "bus", bus);
 	if (r >= 0 && driver)

@@ -101,7 +101,9 @@ void df_uevent_decide(struct df_ctx *ctx, const struct df_policy *p, const struc
 
 static int device_bound(struct df_run *run, const struct df_uevent *ev)
 {
-	struct df_driver_ref d = { ev->bus, ev->driver, -1, -1 };
+	struct df_driver_ref d = {
+		.bus = ev->bus, .name = ev->driver, .driversfd = -1, .fd = -1, .unbind = -1
+	};
 	_cleanup_free_ char *path = NULL;
 	struct df_device_id id;
 	struct df_verdict v;

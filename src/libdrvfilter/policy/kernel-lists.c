@@ -26,8 +26,15 @@
 /* One name of a list, DRIVER or DRIVER@ID, after a comma unless it is the first. */
 static int append_rule(struct strbuf *sb, const struct df_rule *r, bool first)
 {
-	return strbuf_appendf(sb, "%s%s%s%s", first ? "" : ",", r->name, r->device ? "@" : "",
-			      r->device ? r->device : "");
+	int k = first ? 0 : strbuf_appendc(sb, ',');
+
+	if (k >= 0)
+		k = strbuf_append(sb, r->name);
+	if (k >= 0 && r->device)
+		k = strbuf_appendc(sb, '@');
+	if (k >= 0 && r->device)
+		k = strbuf_append(sb, r->device);
+	return k;
 }
 
 static bool has_entries(const struct df_policy *p, enum df_section section)
@@ -98,7 +105,12 @@ int df_policy_kernel_lists(const struct df_policy *p, char **allow, char **deny)
 
 			if (e->section != section)
 				continue;
-			r = strbuf_appendf(&sb[k], "%s%s:", first ? "" : ";", e->key);
+			if (!first)
+				r = strbuf_appendc(&sb[k], ';');
+			if (r >= 0)
+				r = strbuf_append(&sb[k], e->key);
+			if (r >= 0)
+				r = strbuf_appendc(&sb[k], ':');
 			first = false;
 			for (size_t j = 0; j < e->nrules && r >= 0; j++)
 				r = append_rule(&sb[k], &e->rules[j], j == 0);

@@ -147,33 +147,51 @@ static const struct df_devrules *devrules_of(const struct df_policy *p, const ch
 	return strmap_get(&p->devrules, k);
 }
 
-static const struct df_devrules *decide(const struct df_policy *p, const char *bus,
-					const char *driver, struct df_verdict *v)
+void df_policy_bus_init(const struct df_policy *p, const char *bus, struct df_policy_bus *pb)
 {
-	const struct df_devrules *d;
-	char lower[DF_NAME_MAX + 1];
-	const char *key = NULL;
-	const struct df_rule *r;
 	size_t n = strlen(bus);
 
+	pb->p = p;
+	pb->key = NULL;
+	pb->allow = pb->deny = NULL;
 	/* Policy keys are lower case (iniparser folds them); a longer name matches no key. */
-	if (n <= DF_NAME_MAX) {
-		for (size_t i = 0; i <= n; i++)
-			lower[i] = (char)tolower((unsigned char)bus[i]);
-		key = lower;
-	}
-	r = df_ruleset_match(&p->allow, key, driver);
+	if (n > DF_NAME_MAX)
+		return;
+	for (size_t i = 0; i <= n; i++)
+		pb->lower[i] = (char)tolower((unsigned char)bus[i]);
+	pb->key = pb->lower;
+	pb->allow = strmap_get(&p->allow.buses, pb->key);
+	pb->deny = strmap_get(&p->deny.buses, pb->key);
+}
+
+/* df_ruleset_match() with the bus's rules of the set found already (@br, or NULL). */
+static const struct df_rule *set_match(const struct df_ruleset *set, const struct df_busrules *br,
+				       const char *driver)
+{
+	const struct df_rule *r = br ? df_busrules_match(br, driver) : NULL;
+
+	return r ? r : df_busrules_match(&set->any, driver);
+}
+
+static const struct df_devrules *decide_on(const struct df_policy_bus *pb, const char *driver,
+					   struct df_verdict *v)
+{
+	const struct df_policy *p = pb->p;
+	const struct df_devrules *d;
+	const struct df_rule *r;
+
+	r = set_match(&p->allow, pb->allow, driver);
 	if (r) {
 		*v = (struct df_verdict){ true, r, false };
 		return NULL;
 	}
 	/* Allowed, but only for the devices its device rules name: before deny, as allow is. */
-	d = devrules_of(p, key, driver);
+	d = devrules_of(p, pb->key, driver);
 	if (d) {
 		*v = (struct df_verdict){ true, d->v[0], true };
 		return d;
 	}
-	r = df_ruleset_match(&p->deny, key, driver);
+	r = set_match(&p->deny, pb->deny, driver);
 	if (r) {
 		*v = (struct df_verdict){ false, r, false };
 		return NULL;
@@ -182,10 +200,24 @@ static const struct df_devrules *decide(const struct df_policy *p, const char *b
 	return NULL;
 }
 
+static const struct df_devrules *decide(const struct df_policy *p, const char *bus,
+					const char *driver, struct df_verdict *v)
+{
+	struct df_policy_bus pb;
+
+	df_policy_bus_init(p, bus, &pb);
+	return decide_on(&pb, driver, v);
+}
+
 void df_policy_decide(const struct df_policy *p, const char *bus, const char *driver,
 		      struct df_verdict *v)
 {
 	(void)decide(p, bus, driver, v);
+}
+
+void df_policy_decide_on(const struct df_policy_bus *pb, const char *driver, struct df_verdict *v)
+{
+	(void)decide_on(pb, driver, v);
 }
 
 void df_policy_decide_device(const struct df_policy *p, const char *bus, const char *driver,

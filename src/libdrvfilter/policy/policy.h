@@ -168,6 +168,23 @@ enum df_measure df_policy_measure(const struct df_policy *p, unsigned *pcr);
 void df_policy_decide(const struct df_policy *p, const char *bus, const char *driver,
 		      struct df_verdict *v);
 
+/*
+ * The rules of one bus, looked up once for all of its drivers: the walk
+ * decides thousands of drivers of a bus, and the bus's name folded to lower
+ * case and found in [allow] and [deny] is the same for each.
+ * df_policy_decide_on() decides as df_policy_decide() does for that bus.
+ */
+struct df_busrules;
+struct df_policy_bus {
+	const struct df_policy *p;
+	const char *key; /* the bus in lower case (lower), or NULL when too long for a key */
+	const struct df_busrules *allow, *deny; /* the bus's own rules, or NULL */
+	char lower[DF_NAME_MAX + 1];
+};
+
+void df_policy_bus_init(const struct df_policy *p, const char *bus, struct df_policy_bus *pb);
+void df_policy_decide_on(const struct df_policy_bus *pb, const char *driver, struct df_verdict *v);
+
 /* The [allow] and [deny] rules, in the order of the files and their lines. */
 size_t df_policy_nrules(const struct df_policy *p);
 const struct df_rule *df_policy_rule(const struct df_policy *p, size_t i);

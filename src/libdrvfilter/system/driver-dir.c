@@ -40,6 +40,7 @@ struct device_list {
 	int drvfd;
 	struct strv names;
 	size_t *skipped;
+	bool unbind; /* an entry "unbind" was seen */
 };
 
 static int add_device(void *data, const char *name, unsigned char type)
@@ -48,6 +49,8 @@ static int add_device(void *data, const char *name, unsigned char type)
 	struct stat st;
 	int dev;
 
+	if (streq(name, "unbind"))
+		l->unbind = true;
 	if (type == DT_UNKNOWN)
 		type = fstatat(l->drvfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)
 			       ? DT_LNK
@@ -73,7 +76,7 @@ static int add_device(void *data, const char *name, unsigned char type)
 }
 
 int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
-			   size_t *skipped)
+			   size_t *skipped, int *unbind)
 {
 	struct device_list l = {
 		.ctx = ctx, .drvfd = drvfd, .names = STRV_INIT, .skipped = skipped
@@ -85,6 +88,8 @@ int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *r
 		strv_release(&l.names);
 		return r;
 	}
+	if (unbind)
+		*unbind = l.unbind;
 	strv_sort(&l.names);
 	*ret = strv_steal(&l.names, ret_n);
 	return 0;
@@ -130,8 +135,9 @@ int df_busdevs_load(int devicesfd, const struct df_names *devices, struct df_bus
 		uintptr_t j;
 		int k;
 
-		snprintf(rel, sizeof(rel), "%s/driver", devices->v[i]);
-		k = df_readlink_name_at(devicesfd, rel, name, sizeof(name));
+		k = df_readlink_name_at(devicesfd,
+					concat2(rel, sizeof(rel), devices->v[i], "/driver"), name,
+					sizeof(name));
 		if (k == -ENOENT)
 			continue; /* not bound */
 		if (k < 0) {

@@ -120,7 +120,7 @@ static int load_driver(struct df_ctx *ctx, int driversfd, const char *name, stru
 		drv->allowed = buf[0] - '0';
 	else
 		drv->allowed = -1;
-	r = df_driver_list_devices(ctx, fd, &drv->devices, &drv->ndevices, skipped);
+	r = df_driver_list_devices(ctx, fd, &drv->devices, &drv->ndevices, skipped, NULL);
 	if (r == -ENOMEM)
 		return r;
 	/* Its devices unknown: maybe bound ones, counted as links not read. */

@@ -12,9 +12,11 @@
  * The bound devices of the driver directory @drvfd, sorted; links that cannot
  * be read or whose names are not safe are counted in @skipped. The entries
  * are read from @drvfd itself, from its offset: pass a freshly opened one.
+ * @unbind (may be NULL): set to whether the listing, read whole, holds an
+ * entry "unbind" (1 or 0); left as it was when it could not be read whole.
  */
 int df_driver_list_devices(struct df_ctx *ctx, int drvfd, char ***ret, size_t *ret_n,
-			   size_t *skipped);
+			   size_t *skipped, int *unbind);
 /* The devices of a bus by the driver they are bound to: driver name -> struct strv * (sorted). */
 struct df_busdevs {
 	struct strmap map;
