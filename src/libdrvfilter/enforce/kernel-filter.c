@@ -93,13 +93,15 @@ static int set_quiet_bit(struct df_run *run, const struct df_driver_ref *d, bool
 }
 
 /*
- * Whether the driver has an unbind file: known when its own directory was
- * listed to find its devices (the listing holds the entry or not), else
- * asked with a faccessat.
+ * Whether the driver has an unbind file: a listing of its own directory that
+ * holds the entry says yes. Its absence is asked again with a faccessat,
+ * which takes any error but ENOENT for "there": only proof of absence may
+ * keep a denied driver's devices bound (a review's finding; the case is
+ * rare, an unbindable driver that drives something).
  */
 static bool has_unbind(const struct df_driver_ref *d)
 {
-	return d->unbind >= 0 ? d->unbind : df_driver_has_unbind(d);
+	return d->unbind > 0 || df_driver_has_unbind(d);
 }
 
 /* The devices of a driver that may not be unbound, kept: 1, or -ENOMEM. */
