@@ -87,8 +87,8 @@ static void check_event(struct verify *v, const char *where, const char *text)
 			where);
 	if (ev.fail_closed)
 		problem(v,
-			"%s: the boot failed closed: its policy could not be used (every "
-			"driver not bound was denied)",
+			"%s: the boot failed closed: its policy could not be used (every driver "
+			"not bound was denied)",
 			where);
 	if (!ev.fail_closed && !streq(ev.policy, v->expect_sha))
 		problem(v, "%s: the policy applied has sha256 %s, the expected policy %s", where,
@@ -129,8 +129,8 @@ static void check_record(struct verify *v, const struct df_evlog_record *rec, si
 	(void)strbuf_append_quoted(&text, rec->string);
 	if (!df_evlog_digest_matches(rec))
 		problem(v,
-			"%s: its digest is not the %s of its text %s: the record does not say "
-			"what was measured",
+			"%s: its digest is not the %s of its text %s: the record does not say what "
+			"was measured",
 			where, alg, strbuf_str(&text));
 	else if (is_ours(rec))
 		check_event(v, where, rec->string);
@@ -154,8 +154,8 @@ static void print_pins(const struct verify *v)
 	if (v->image) {
 		tohex(v->pv->v[IMAGE_PCR], 32, hex);
 		printf("image: PCR %d (sha256) %s: the unified kernel image as systemd-stub "
-		       "measured "
-		       "it (its kernel, command line and initrd): pin it to pin the image\n",
+		       "measured it (its kernel, command line and initrd): pin it to pin the "
+		       "image\n",
 		       IMAGE_PCR, hex);
 	}
 	fputs("tpm_policy: {", stdout);
@@ -236,8 +236,7 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 			if (judged)
 				problem(v,
 					"PCR %d: a record of the log has no SHA-256 digest: it "
-					"cannot "
-					"be replayed",
+					"cannot be replayed",
 					i);
 			continue;
 		}
@@ -249,10 +248,8 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		if (judged && i == DF_MEASURE_PCR_DEFAULT && base && base->have[i]) {
 			problem(v,
 				"the firmware log extends PCR %d, drvfilter's, which no firmware "
-				"or "
-				"boot loader does: its events there are not examined and could "
-				"hide "
-				"a drvfilter event",
+				"or boot loader does: its events there are not examined and could "
+				"hide a drvfilter event",
 				i);
 			continue;
 		}
@@ -260,10 +257,8 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		if (judged && base && base->have[i] && !arg_base_checked) {
 			problem(v,
 				"the firmware log gives PCR %d, drvfilter's, a value: verify does "
-				"not "
-				"examine its events, which could hide a drvfilter event (check "
-				"them, "
-				"then give --base-checked)",
+				"not examine its events, which could hide a drvfilter event (check "
+				"them, then give --base-checked)",
 				i);
 			continue;
 		}
@@ -277,8 +272,7 @@ static void verify_pcrs(struct verify *v, const struct df_evlog *log, const stru
 		if (memcmp(acc[i], pv->v[i], 32) != 0 && !judged) {
 			/* Not drvfilter's: said, not judged (Debian 12's pcrphase extends PCR 11 unlogged). */
 			printf("note: PCR %d (sha256): %s to %s, the TPM holds %s: something the "
-			       "logs "
-			       "do not show extended it; not drvfilter's PCR, not judged\n",
+			       "logs do not show extended it; not drvfilter's PCR, not judged\n",
 			       i, by, a, b);
 			continue;
 		}
@@ -397,13 +391,11 @@ static void verify_aael(struct verify *v, const uint8_t want[48])
 	if (memcmp(a.value, want, 48) != 0) {
 		problem(v,
 			"RTMR %d: the attestation agent's log replays to %s, the quote holds %s: "
-			"the "
-			"log is not the one of these measurements",
+			"the log is not the one of these measurements",
 			DF_AAEL_RTMR_INDEX, got, held);
 	} else {
 		printf("ok: RTMR %d (sha384) %s: the attestation agent's log (%zu lines) replays "
-		       "to "
-		       "the quoted value\n",
+		       "to the quoted value\n",
 		       DF_AAEL_RTMR_INDEX, held, a.nlines);
 		for (size_t i = 0; i < a.n; i++) {
 			snprintf(where, sizeof(where), "AAEL line %zu (RTMR %d)", a.lines[i],

@@ -38,5 +38,4 @@ int verify_parse_rtmr(const char *path, uint8_t v[48]);
 int verify_check_quote(const char *path, const char *nonce_hex, struct pcr_values *pv, char *why,
 		       size_t whysize);
 
-
 #endif

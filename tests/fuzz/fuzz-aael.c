@@ -29,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct df_event ev;
 
 		if (a.lines[i] < 2 || a.lines[i] > a.nlines || strpbrk(a.events[i], "\"\\\n"))
-			fuzz_fail("fuzz-aael", "an event out of place or with a quote or backslash");
+			fuzz_fail("fuzz-aael",
+				  "an event out of place or with a quote or backslash");
 		(void)df_event_parse(a.events[i], &ev);
 	}
 	df_aael_release(&a);
