@@ -388,7 +388,21 @@ static void verify_aael(struct verify *v, const uint8_t want[48])
 	}
 	tohex(a.value, 48, got);
 	tohex(want, 48, held);
-	if (memcmp(a.value, want, 48) != 0) {
+	/*
+	 * The INIT line's value is the log's own word for what RTMR 3 held
+	 * before it: root can extend RTMR 3, so a log begun afresh from a value
+	 * that already holds a drvfilter event would replay and hide it. Nothing
+	 * but the agent extends RTMR 3 before the agent starts: only zero is
+	 * taken, unless the verifier checked what came before.
+	 */
+	if (!arg_base_checked && memcmp(a.init, (const uint8_t[48]){ 0 }, 48) != 0) {
+		problem(v,
+			"'%s' begins from a RTMR %d value that is not zero: what extended it "
+			"before "
+			"the agent's log is not examined and could hide a drvfilter event (check "
+			"it, then give --base-checked)",
+			arg_aael, DF_AAEL_RTMR_INDEX);
+	} else if (memcmp(a.value, want, 48) != 0) {
 		problem(v,
 			"RTMR %d: the attestation agent's log replays to %s, the quote holds %s: "
 			"the log is not the one of these measurements",
