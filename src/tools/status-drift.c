@@ -219,9 +219,9 @@ static int apply_drift(struct status *s)
 				   "it now enforces: rebuild the initramfs (dracut -f) and reboot");
 	if (s->state.errors > 0)
 		return status_add_drift(s, STATUS_DRIFT_APPLY_ERRORS,
-					"the last apply failed %lld actions (journalctl -k -g "
+					"the last apply failed %lld action%s (journalctl -k -g "
 					"drvfilter says which): the policy is not fully enforced",
-					s->state.errors);
+					s->state.errors, s->state.errors == 1 ? "" : "s");
 	/* Audit mode wrote nothing: no list or blacklist to compare. */
 	if (s->audit)
 		return 0;

@@ -131,9 +131,9 @@ static void print_applied(const struct status *s, const struct status_view *v)
 
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	field(v, "Applied:", "%s in %lld.%03lld ms, %s mode, %lld errors", when,
+	field(v, "Applied:", "%s in %lld.%03lld ms, %s mode, %lld error%s", when,
 	      s->state.duration_usec / 1000, s->state.duration_usec % 1000, s->state.mode,
-	      s->state.errors);
+	      s->state.errors, s->state.errors == 1 ? "" : "s");
 	/* Who applied it: the initramfs (its builder), the real root after it, or alone. */
 	if (s->state.in_initramfs)
 		field(v, "By:", "the initramfs (%s)",

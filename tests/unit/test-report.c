@@ -3,12 +3,15 @@
  * The record's log lines (report.c): each field's value quoted, escaped and
  * cut exactly so, whatever bytes a name holds.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "enforce/enforce-private.h"
+#include "strbuf.h"
+#include "strv.h"
 #include "testutil.h"
 
 static char last_line[1024];
@@ -146,6 +149,96 @@ START_TEST(test_actions_kept)
 }
 END_TEST
 
+/* Every line the log function got, in order. */
+static struct {
+	char lines[256][1024];
+	int prio[256];
+	int n;
+} got;
+
+static void keep_lines(void *data, int priority, const char *file, int line, const char *fn,
+		       const char *format, va_list ap)
+{
+	(void)data, (void)file, (void)line, (void)fn;
+	ck_assert_int_lt(got.n, 256);
+	got.prio[got.n] = priority;
+	vsnprintf(got.lines[got.n++], sizeof(got.lines[0]), format, ap);
+}
+
+/*
+ * A real root's thousands of blacklisted modules: a few lines, each under a
+ * kernel log record's size, naming every module once and in order; one
+ * action each in the report; a failed write one error and one line.
+ */
+START_TEST(test_blacklist_lines)
+{
+	enum {
+		N = 2065
+	};
+	static const char pre[] = "action=blacklist modules=", post[] = " result=ok";
+	struct df_run run = { 0 };
+	char **mods = calloc(N + 1, sizeof(*mods));
+	struct strbuf all = STRBUF_INIT, joined = STRBUF_INIT;
+
+	ck_assert_ptr_nonnull(mods);
+	for (size_t i = 0; i < N; i++) {
+		/* Names of 2 to 40 bytes; one skipped (NULL: refused by the name check). */
+		ck_assert_int_ge(asprintf(&mods[i], "m%zu_%.*s", i, (int)(i % 36),
+					  "abcdefghijklmnopqrstuvwxyz0123456789"),
+				 0);
+		ck_assert_int_ge(strbuf_append(&all, i ? "," : ""), 0);
+		ck_assert_int_ge(strbuf_append(&all, mods[i]), 0);
+	}
+	ck_assert_int_eq(df_ctx_new(NULL, &run.ctx), 0);
+	df_ctx_set_log_fn(run.ctx, keep_lines, NULL);
+	df_ctx_set_log_priority(run.ctx, LOG_DEBUG);
+	run.rep = calloc(1, sizeof(*run.rep));
+	ck_assert_ptr_nonnull(run.rep);
+	ck_assert_int_eq(df_record_blacklist(&run, mods, N, 0), 0);
+	ck_assert_uint_eq(run.rep->nactions, N);
+	ck_assert_uint_eq(run.rep->counts.blacklisted, N);
+	ck_assert_uint_eq(run.rep->counts.errors, 0);
+	ck_assert_int_gt(got.n, 1);
+	ck_assert_int_lt(got.n, 256);
+	for (int i = 0; i < got.n; i++) {
+		const char *l = got.lines[i];
+		size_t len = strlen(l);
+
+		ck_assert_int_eq(got.prio[i], LOG_NOTICE);
+		ck_assert_uint_lt(len, 900);
+		ck_assert_int_eq(strncmp(l, pre, strlen(pre)), 0);
+		ck_assert_str_eq(l + len - strlen(post), post);
+		ck_assert_int_ge(strbuf_append(&joined, i ? "," : ""), 0);
+		ck_assert_int_ge(
+			strbuf_appendn(&joined, l + strlen(pre), len - strlen(pre) - strlen(post)),
+			0);
+	}
+	ck_assert_str_eq(strbuf_str(&joined), strbuf_str(&all));
+	df_report_free(run.rep);
+
+	/* The file was not written: each module's action failed, one error, one line. */
+	got.n = 0;
+	free(mods[7]);
+	mods[7] = NULL;
+	run.rep = calloc(1, sizeof(*run.rep));
+	ck_assert_ptr_nonnull(run.rep);
+	ck_assert_int_eq(df_record_blacklist(&run, mods, N, -EIO), 0);
+	ck_assert_uint_eq(run.rep->nactions, N - 1);
+	ck_assert_int_eq(run.rep->actions[0].error, -EIO);
+	ck_assert_uint_eq(run.rep->counts.blacklisted, 0);
+	ck_assert_uint_eq(run.rep->counts.errors, 1);
+	ck_assert_int_eq(got.n, 1);
+	ck_assert_int_eq(got.prio[0], LOG_ERR);
+	ck_assert_str_eq(got.lines[0], "action=blacklist count=2064 result=error "
+				       "error=\"Input/output error\"");
+	df_report_free(run.rep);
+	df_ctx_unref(run.ctx);
+	strv_free_array(mods, N);
+	strbuf_release(&all);
+	strbuf_release(&joined);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report");
@@ -153,6 +246,7 @@ int main(void)
 
 	tcase_add_test(tc, test_log_fields_escaped);
 	tcase_add_test(tc, test_actions_kept);
+	tcase_add_test(tc, test_blacklist_lines);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -116,6 +116,17 @@ int df_record_quiet(struct df_run *run, enum df_action_kind kind, const char *bu
  */
 int df_record_detach(struct df_run *run, const char *bus, const char *driver, const char *value,
 		     const struct strv *devices);
+/*
+ * The modules written to the blacklist (NULL entries skipped), @error the
+ * file's write: one action each (the state file lists each module), logged
+ * as few lines, "action=blacklist modules=A,B,... result=ok", each under
+ * the size of a kernel log record: a line a module would flood the kernel's
+ * log buffer (and a serial console) with a real root's thousands of modules.
+ * A failed write is one error and one line, "action=blacklist count=N
+ * result=error error=...". The names must have passed df_modname_check()
+ * (no comma, no blank).
+ */
+int df_record_blacklist(struct df_run *run, char *const *mods, size_t n, int error);
 /* Count a driver decided: seen, and allowed or denied. */
 void df_record_decision(struct df_run *run, const struct df_verdict *v);
 /*

@@ -64,11 +64,8 @@ static int write_blacklist(struct df_run *run)
 		err = df_write_file_atomic(run->ctx, "/run/modprobe.d", "drvfilter.conf", text,
 					   strlen(text), 0644);
 	free(text);
-	for (size_t i = 0; i < n && r >= 0; i++) {
-		if (!mods[i])
-			continue;
-		r = df_record(run, DF_ACT_BLACKLIST, NULL, mods[i], NULL, NULL, err);
-	}
+	if (r >= 0)
+		r = df_record_blacklist(run, mods, n, err);
 	strv_free_array(mods, n);
 	if (r >= 0 && err && n == 0)
 		df_problem(run, NULL, NULL, "cannot write /run/modprobe.d/drvfilter.conf: %s",

@@ -238,11 +238,7 @@ static void log_action(struct df_run *run, int prio, enum df_action_kind kind, c
 	if (r >= 0 && bus)
 		r = append_field(&sb, "bus", bus);
 	if (r >= 0 && driver)
-		r = append_field(&sb,
-				 kind == DF_ACT_BLACKLIST     ? "module"
-				 : kind == DF_ACT_KERNEL_LIST ? "list"
-							      : "driver",
-				 driver);
+		r = append_field(&sb, kind == DF_ACT_KERNEL_LIST ? "list" : "driver", driver);
 	if (r >= 0 && device)
 		r = append_field(&sb, "device", device);
 	if (r >= 0 && value)
@@ -291,6 +287,7 @@ enum logged {
 	LOGGED,
 	LOGGED_QUIET,
 	LOGGED_ELSEWHERE,
+	LOGGED_BY_CALLER, /* a failure too: the caller logs and counts it */
 };
 
 static int record(struct df_run *run, enum df_action_kind kind, const char *bus, const char *driver,
@@ -303,15 +300,17 @@ static int record(struct df_run *run, enum df_action_kind kind, const char *bus,
 	int prio = error ? LOG_ERR : confirm ? LOG_INFO : LOG_NOTICE;
 
 	/* The one place an action is counted. */
-	if (error)
-		rep->counts.errors++;
-	else if (kind == DF_ACT_UNBIND)
+	if (error) {
+		if (logged != LOGGED_BY_CALLER)
+			rep->counts.errors++;
+	} else if (kind == DF_ACT_UNBIND)
 		rep->counts.unbound++;
 	else if (kind == DF_ACT_KEEP)
 		rep->counts.kept++;
 	else if (kind == DF_ACT_BLACKLIST)
 		rep->counts.blacklisted++;
-	if ((logged != LOGGED_ELSEWHERE || error) && df_log_enabled(run->ctx, prio))
+	if (logged != LOGGED_BY_CALLER && (logged != LOGGED_ELSEWHERE || error) &&
+	    df_log_enabled(run->ctx, prio))
 		log_action(run, prio, kind, bus, driver, device, value, error, detached);
 	if (confirm)
 		return 0;
@@ -347,6 +346,70 @@ int df_record_detach(struct df_run *run, const char *bus, const char *driver, co
 	for (size_t i = 0; i < devices->n && r >= 0; i++)
 		r = record(run, DF_ACT_UNBIND, bus, driver, devices->v[i], NULL, 0,
 			   LOGGED_ELSEWHERE, NULL);
+	return r;
+}
+
+/* The module names of one blacklist line: a kernel log record holds about 1000 bytes. */
+#define MODULES_LINE_MAX 768
+
+static void log_blacklist_line(struct df_run *run, int prio, const char *modules, size_t count,
+			       int error)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r = strbuf_append(&sb, "action=");
+
+	if (r >= 0)
+		r = strbuf_append(&sb, label(DF_ACT_BLACKLIST, NULL, run->rep->audit));
+	if (r >= 0 && modules) {
+		r = strbuf_append(&sb, " modules=");
+		if (r >= 0)
+			r = strbuf_append(&sb, modules);
+	} else if (r >= 0) {
+		r = append_count(&sb, "count", count);
+	}
+	if (r >= 0)
+		r = append_field(&sb, "result",
+				 df_action_result(DF_ACT_BLACKLIST, error, run->rep->dry_run,
+						  run->rep->audit));
+	if (r >= 0 && error)
+		r = append_field(&sb, "error", strerror(-error));
+	if (r >= 0)
+		df_log_cond(run->ctx, prio, "%s", sb.s);
+	strbuf_release(&sb);
+}
+
+int df_record_blacklist(struct df_run *run, char *const *mods, size_t n, int error)
+{
+	bool log = df_log_enabled(run->ctx, LOG_NOTICE);
+	struct strbuf line = STRBUF_INIT;
+	size_t count = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		if (!mods[i])
+			continue;
+		count++;
+		r = record(run, DF_ACT_BLACKLIST, NULL, mods[i], NULL, NULL, error,
+			   LOGGED_BY_CALLER, NULL);
+		if (r < 0 || error || !log)
+			continue;
+		if (line.len && line.len + 1 + strlen(mods[i]) > MODULES_LINE_MAX) {
+			log_blacklist_line(run, LOG_NOTICE, line.s, 0, 0);
+			strbuf_clear(&line);
+		}
+		if (line.len)
+			r = strbuf_appendc(&line, ',');
+		if (r >= 0)
+			r = strbuf_append(&line, mods[i]);
+	}
+	if (r >= 0 && line.len)
+		log_blacklist_line(run, LOG_NOTICE, line.s, 0, 0);
+	/* One file was not written: one error, one line (the state lists the modules). */
+	if (r >= 0 && error && count) {
+		run->rep->counts.errors++;
+		log_blacklist_line(run, LOG_ERR, NULL, count, error);
+	}
+	strbuf_release(&line);
 	return r;
 }
 
