@@ -106,7 +106,7 @@ if [ -e "$scenario/real-root" ]; then
 	base=$(sh "$here/real-root.sh") || exit $?
 	root_policy=$policy
 	[ ! -e "$scenario/root.conf" ] || root_policy=$scenario/root.conf
-	sh "$here/inject-root.sh" "$base" "$tmp/root.img" "$stage" "$root_policy"
+	sh "$here/inject-root.sh" "$base" "$tmp/root.img" "$stage" "$root_policy" "$here/real-root/files"
 	GUEST_ROOT=$tmp/root.img DRVFILTER_TEST_REAL_ROOT=1
 fi
 export GUEST_ROOT DRVFILTER_TEST_REAL_ROOT

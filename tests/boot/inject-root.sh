@@ -2,14 +2,19 @@
 # A scenario's real root: a copy of the cached image (real-root.sh) with the
 # build written into it by debugfs -w (no mount): the staged install's
 # binaries, udev rule, systemd unit and its link (not the dracut modules, the
-# man pages or the completions), the policy as /etc/drvfilter.conf, the test's
-# report unit (it reports from the real root and ends the boot), and the
-# shared libraries the staged binaries need that the image lacks (the
-# developer build's ASan and UBSan runtimes). Every file is read back.
-#   inject-root.sh BASE-IMG OUT-IMG STAGE POLICY
+# man pages or the completions), the policy as /etc/drvfilter.conf (none when
+# POLICY is empty), the caller's own files (FILES: lines `mkdir DIR`,
+# `put SOURCE DEST` with SOURCE relative to FILES's directory, `link DEST
+# TARGET`; the boot tests' report unit in real-root/files, bench/boot's end
+# of the boot in bench/boot-root/files), and the shared libraries the staged
+# binaries need that the image lacks (the developer build's ASan and UBSan
+# runtimes). Every file is read back. An empty STAGE directory and an empty
+# POLICY make a root without drvfilter.
+#   inject-root.sh BASE-IMG OUT-IMG STAGE POLICY FILES
 set -eu
-base=$1 out=$2 stage=$3 policy=$4
-here=$(cd "$(dirname "$0")" && pwd)
+[ $# = 5 ] || { echo "usage: inject-root.sh BASE-IMG OUT-IMG STAGE POLICY FILES" >&2; exit 2; }
+base=$1 out=$2 stage=$3 policy=$4 files=$5
+filesdir=$(cd "$(dirname "$files")" && pwd)
 manifest=$(dirname "$base")/manifest
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,17 +53,22 @@ link() {
 			put "$stage$f" "$f"
 		fi
 	done
-	put "$policy" /etc/drvfilter.conf
-	echo "sif /etc/drvfilter.conf mode 0100644"
-	echo "mkdir /usr/lib/drvfilter-test"
-	put "$here/dracut/95drvfiltertest/report.sh" /usr/lib/drvfilter-test/report.sh
-	put "$here/real-root/report-root.sh" /usr/lib/drvfilter-test/report-root.sh
-	put "$here/real-root/drvfilter-test-report.service" /lib/systemd/system/drvfilter-test-report.service
-	echo "mkdir /usr/lib/systemd/system/multi-user.target.wants"
-	link /lib/systemd/system/multi-user.target.wants/drvfilter-test-report.service \
-		../drvfilter-test-report.service
+	if [ -n "$policy" ]; then
+		put "$policy" /etc/drvfilter.conf
+		echo "sif /etc/drvfilter.conf mode 0100644"
+	fi
+	while read -r verb a b; do
+		case $verb in
+		'' | '#'*) ;;
+		mkdir) echo "mkdir $(dest "$a")" ;;
+		put) put "$filesdir/$a" "$b" ;;
+		link) link "$a" "$b" ;;
+		*) echo "inject-root: $files: unknown line: $verb $a $b" >&2; exit 2 ;;
+		esac
+	done <"$files"
 	# The libraries the binaries need that are not in the image.
 	for bin in "$stage"/usr/sbin/*; do
+		[ -e "$bin" ] || continue
 		ldd "$bin" | sed -n 's|.* => \(/[^ ]*\) .*|\1|p'
 	done | sort -u | while read -r lib; do
 		grep -qx "$(dest "$lib")" "$manifest" || put "$(readlink -f "$lib")" "$lib"
