@@ -123,6 +123,14 @@ static int read_aliases(struct df_modules *m, struct df_modtable *t)
 	_cleanup_free_ char *line = NULL;
 	size_t size = 0;
 	FILE *f = open_index(m, "modules.alias");
+	/*
+	 * depmod writes a module's aliases together, and most of one prefix:
+	 * the last prefix's bus and the last module are asked again first
+	 * (a real root's modules.alias has 26,000 lines).
+	 */
+	char last_prefix[64] = "";
+	const char *last_bus = NULL;
+	struct df_modinfo *last = NULL;
 	int r = 0;
 
 	if (!f)
@@ -131,6 +139,7 @@ static int read_aliases(struct df_modules *m, struct df_modtable *t)
 		char *pattern, *module, *colon, *save = NULL;
 		const char *bus;
 		struct df_modinfo *mi;
+		size_t plen;
 
 		if (!strtok_r(line, " \t\n", &save) || !streq(line, "alias"))
 			continue;
@@ -141,10 +150,25 @@ static int read_aliases(struct df_modules *m, struct df_modtable *t)
 		*colon = '\0';
 		if (colon > pattern && colon[-1] == '*')
 			colon[-1] = '\0'; /* acpi*:... */
-		bus = alias_bus(pattern);
-		if (!bus || df_sysfs_name_check(module) < 0)
+		plen = strlen(pattern);
+		if (plen < sizeof(last_prefix) && memcmp(pattern, last_prefix, plen + 1) == 0) {
+			bus = last_bus;
+		} else {
+			bus = alias_bus(pattern);
+			if (plen < sizeof(last_prefix)) {
+				memcpy(last_prefix, pattern, plen + 1);
+				last_bus = bus;
+			}
+		}
+		if (!bus)
 			continue;
-		mi = modtable_get(t, module);
+		if (last && streq(module, last->name)) {
+			mi = last;
+		} else {
+			if (df_sysfs_name_check(module) < 0)
+				continue;
+			mi = last = modtable_get(t, module);
+		}
 		if (!mi || strv_push_unique(&mi->buses, bus) < 0) {
 			r = -ENOMEM;
 			break;
