@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check/check-private.h"
+#include "strv.h"
 #include "testutil.h"
 
 static char root[64];
@@ -536,6 +537,54 @@ START_TEST(test_unreadable_module)
 }
 END_TEST
 
+/*
+ * modules.alias as depmod writes it, read into the blacklist: each alias's
+ * bus is its own line's prefix, whatever the spacing and however long the
+ * line (one past getline's first 120 bytes moves its buffer). A bus taken
+ * from an earlier line read virtio_blk as bus "irtio" and blacklisted it.
+ */
+START_TEST(test_alias_buses)
+{
+	struct df_policy *p = tu_load_ok("[filter]\ndefault = deny\n"
+					 "[allow]\nvirtio = virtio_net, virtio_blk, virtio_rng\n"
+					 "pci = e1000e\n");
+	char alias[4096] = "", pad[200];
+	struct df_modules *m;
+	struct df_ctx *ctx;
+	char **mods = NULL;
+	size_t n = 0;
+
+	memset(pad, 'f', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = '\0';
+	snprintf(alias, sizeof(alias),
+		 "# Aliases extracted from modules themselves.\n"
+		 "alias pci:v00008086d0000100Esv*sd*bc*sc*i* e1000\n"
+		 "alias  pci:v00008086d000010D3sv*sd*bc*sc*i* e1000e\n"
+		 "alias  virtio:d00000001v* virtio_net\n"
+		 "alias virtio:d00000002v* virtio_blk\n"
+		 "alias virtio:d00000004v%s* virtio_rng\n"
+		 "alias\tvirtio:d00000005v* virtio_balloon\n"
+		 "alias virtio:d00000006v* virtio_rng\n",
+		 pad);
+	snprintf(root, sizeof(root), "/tmp/drvfilter-bootopts-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	put("6.1.0-test\n", "proc/sys/kernel/osrelease");
+	put(alias, "lib/modules/6.1.0-test/modules.alias");
+	put("", "lib/modules/6.1.0-test/modules.dep");
+	ck_assert_int_eq(df_ctx_new(root, &ctx), 0);
+	ck_assert_int_eq(df_modules_open(ctx, &m), 0);
+	ck_assert_int_eq(df_modules_blacklist(m, p, &mods, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(mods[0], "e1000");
+	ck_assert_str_eq(mods[1], "virtio_balloon");
+	strv_free_array(mods, n);
+	df_modules_free(m);
+	df_ctx_unref(ctx);
+	df_policy_free(p);
+	remove_tree();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("bootopts");
@@ -553,6 +602,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_budget);
 	tcase_add_test(tc, test_no_trace);
 	tcase_add_test(tc, test_unreadable_module);
+	tcase_add_test(tc, test_alias_buses);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

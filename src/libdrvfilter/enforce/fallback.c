@@ -20,7 +20,7 @@ static int write_blacklist(struct df_run *run)
 	char *text = NULL;
 	char esc[DF_ESC_SIZE];
 	char **mods = NULL;
-	size_t n = 0;
+	size_t n = 0, named = 0;
 	int r, err = 0;
 
 	r = df_modules_open(run->ctx, &m);
@@ -64,10 +64,13 @@ static int write_blacklist(struct df_run *run)
 		err = df_write_file_atomic(run->ctx, "/run/modprobe.d", "drvfilter.conf", text,
 					   strlen(text), 0644);
 	free(text);
+	for (size_t i = 0; i < n; i++)
+		named += mods[i] != NULL;
 	if (r >= 0)
 		r = df_record_blacklist(run, mods, n, err);
 	strv_free_array(mods, n);
-	if (r >= 0 && err && n == 0)
+	/* No module to name the failure on (none, or only refused names): said here. */
+	if (r >= 0 && err && named == 0)
 		df_problem(run, NULL, NULL, "cannot write /run/modprobe.d/drvfilter.conf: %s",
 			   strerror(-err));
 	return r;

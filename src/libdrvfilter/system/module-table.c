@@ -157,7 +157,8 @@ static int read_aliases(struct df_modules *m, struct df_modtable *t)
 			bus = alias_bus(pattern);
 			if (plen < sizeof(last_prefix)) {
 				memcpy(last_prefix, pattern, plen + 1);
-				last_bus = bus;
+				/* A bus named as its prefix points into the line: keep the copy. */
+				last_bus = bus == pattern ? last_prefix : bus;
 			}
 		}
 		if (!bus)
